@@ -33,8 +33,7 @@ pub extern crate alloc;
 // Lets the generated well-known types name this crate `::fastrs` like user code does.
 extern crate self as fastrs;
 
-// The layers, from the bottom: wire, message, codec, field, view, outline,
-// table;
+// The layers, from the bottom: wire, message, codec, field, view, outline;
 // then schema, json and text, and the generated types. Each uses only the
 // layers below it (ARCHITECTURE.md).
 pub mod codec;
@@ -51,7 +50,6 @@ mod outline;
 #[cfg(feature = "reflect")]
 pub mod reflect;
 pub mod schema;
-mod table;
 #[cfg(feature = "text")]
 pub mod text;
 pub mod view;

@@ -25,6 +25,20 @@ use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
 use crate::wire::writer::Writer;
 
+/// The next tag, or `None` at the end of the message: the head of a
+/// size-mode decoder's loop, out of line.
+///
+/// # Errors
+/// A malformed tag.
+#[inline(never)]
+pub fn next_tag(r: &mut Reader<'_>) -> Result<Option<u32>, DecodeError> {
+    if r.is_empty() {
+        Ok(None)
+    } else {
+        r.read_tag().map(Some)
+    }
+}
+
 /// The out-of-line operations of a codec, for size-mode code. The codecs
 /// of scalars, strings and bytes implement them in this crate, so they are
 /// compiled once here and never in the crates that call them; those of

@@ -16,11 +16,6 @@ pub mod compact {
     pub use crate::outline::*;
 }
 
-/// Decode tables, for code generated in size mode.
-pub mod table {
-    pub use crate::table::*;
-}
-
 /// What generated views call.
 pub mod view {
     pub use crate::view::support::{add_source, check_str, merge, merge_implicit, merge_member, push, Records};

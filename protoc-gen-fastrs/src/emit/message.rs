@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::tokens::{allow_deprecated, doc_attrs, missing_required};
-use super::{chain, clear, debug, descriptors, json, read, size, strategy, table, types, view, write};
+use super::{chain, clear, debug, descriptors, json, read, size, strategy, types, view, write};
 use crate::model::{Field, Message, Shape};
 
 /// A message: its struct, its `Message` impl and its module of nested types.
@@ -26,12 +26,7 @@ pub(super) fn message(msg: &Message) -> TokenStream {
     let full_name = &msg.full_name;
     let size = size::body(msg);
     let write = write::body(msg);
-    // Size mode decodes by table.
-    let read = if msg.strategy.table {
-        table::merge_body(msg)
-    } else {
-        read::body(msg)
-    };
+    let read = read::body(msg);
     let clear = clear::body(msg);
     let module = nested_module(msg);
     let check_required = check_required(msg);
@@ -45,7 +40,6 @@ pub(super) fn message(msg: &Message) -> TokenStream {
     let compact_entry_points = compact_entry_points(msg);
     let debug = debug::message(msg);
     let view = view::message(msg);
-    let hooks = msg.strategy.table.then(|| table::hooks(msg));
     quote! {
         #doc
         #deprecated
@@ -93,8 +87,6 @@ pub(super) fn message(msg: &Message) -> TokenStream {
             #check_required
             #compact_entry_points
         }
-
-        #hooks
 
         #debug
 

@@ -3,8 +3,7 @@
 //!
 //! - `message`: the per-message driver, which calls the others;
 //! - `types`: structs, oneof enums, enums, extensions, getters;
-//! - `size`, `write`, `read`, `clear`: the owned message's methods, and
-//!   `table`, the decode table that is `read` in size mode;
+//! - `size`, `write`, `read`, `clear`: the owned message's methods;
 //! - `view`: zero-copy views; `json`, `descriptors`, `debug`, `chain`,
 //!   `grpc`, `connect`: what options add;
 //! - `strategy`: the calls that depend on a message's strategy;
@@ -21,7 +20,6 @@ mod message;
 mod read;
 mod size;
 mod strategy;
-mod table;
 mod tokens;
 mod types;
 mod view;

@@ -13,9 +13,8 @@
 //!   own for a repeated field, then the following field's) and goes round the
 //!   `match` with it.
 //!
-//! Without prediction: one `match` per field read. Messages decoded by
-//! table (size mode) are `emit::table`'s, which renders their oneof members
-//! and map entries with this module's arms.
+//! Without prediction: one `match` per field read, each arm a call whose
+//! `Result` is checked once per loop (see `compact_dispatch`).
 //!
 //! Packable repeated fields accept both encodings; anything else (unknown
 //! field numbers, or a known number with another wire type) is kept as
@@ -31,17 +30,13 @@ use crate::model::{Field, Kind, Message, Shape, Tag};
 
 pub fn body(msg: &Message) -> TokenStream {
     let arms: Vec<Arm> = msg.plan.arms.iter().map(|a| arm(msg, a)).collect();
-    let in_order = msg.strategy.predict && msg.plan.leaf;
-    if in_order || !msg.strategy.predict || !msg.plan.predicts() {
-        return in_order_then_dispatch(msg, &arms, in_order);
+    if !msg.strategy.predict {
+        return compact_dispatch(msg, &arms);
+    }
+    if msg.plan.leaf || !msg.plan.predicts() {
+        return in_order_then_dispatch(msg, &arms, msg.plan.leaf);
     }
     predicting_dispatch(msg, &arms)
-}
-
-/// Planned arm `a` as a `match` arm whose value is a `Result` (what a
-/// table's hooks run).
-pub(super) fn result_arm(msg: &Message, a: &plan::Arm) -> TokenStream {
-    arm(msg, a).as_result()
 }
 
 /// With `in_order`, the fields read in number order while their tags come
@@ -69,6 +64,34 @@ fn in_order_then_dispatch(msg: &Message, arms: &[Arm], in_order: bool) -> TokenS
                 #extensions
                 tag => r.skip_field(tag, depth, &mut self.#unknown)?,
             }
+        }
+        ::core::result::Result::Ok(())
+    }
+}
+
+/// Without prediction: one `match` per field read; each arm's value is a
+/// `Result`, checked once after the `match` (one error path, not one per
+/// arm).
+fn compact_dispatch(msg: &Message, arms: &[Arm]) -> TokenStream {
+    let unknown = &msg.unknown_fields;
+    if arms.is_empty() && msg.checked_extension_tags.is_empty() {
+        // No field: every tag is unknown.
+        return quote! {
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+                r.skip_field(tag, depth, &mut self.#unknown)?;
+            }
+            ::core::result::Result::Ok(())
+        };
+    }
+    let arms = arms.iter().map(Arm::as_result);
+    let extensions = msg.checked_extension_tags.iter().map(tag_value);
+    quote! {
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                #(#arms)*
+                #(tag @ #extensions => r.skip_checked_utf8(tag, &mut self.#unknown),)*
+                tag => r.skip_field(tag, depth, &mut self.#unknown),
+            }?;
         }
         ::core::result::Result::Ok(())
     }

@@ -18,10 +18,6 @@ pub struct Strategy {
     /// if its tag comes next, and check for the tag expected after each
     /// field; else one `match` on each tag.
     pub predict: bool,
-    /// `merge_from` is a static decode table that the runtime's one
-    /// interpreter runs (`fastrs::__private::table`), with generated code
-    /// only for oneof members and map entries; else a `match` on each tag.
-    pub table: bool,
     /// `clear` keeps the allocations of values (strings, bytes, nested
     /// messages) for the next decode to fill, in a `fastrs::Recycler`.
     pub reuse: bool,
@@ -32,16 +28,14 @@ impl Strategy {
     pub const SPEED: Strategy = Strategy {
         inline: true,
         predict: true,
-        table: false,
         reuse: true,
     };
 
-    /// [`Mode::Size`]: one call per field, decoding by table, and fast
+    /// [`Mode::Size`]: one call per field, about prost's speed, and fast
     /// builds.
     pub const SIZE: Strategy = Strategy {
         inline: false,
         predict: false,
-        table: true,
         reuse: false,
     };
 

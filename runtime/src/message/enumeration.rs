@@ -24,9 +24,7 @@ pub trait Enum: Copy + Eq + Default + fmt::Debug + 'static {
 /// The value of an open (proto3) enum field: a known variant of `E` or any other
 /// `i32` received on the wire, kept so that re-encoding loses nothing.
 ///
-/// Stored as the bare number, so it costs no more than an `i32`; its layout
-/// is an `i32`'s (size-mode decoding relies on it).
-#[repr(transparent)]
+/// Stored as the bare number, so it costs no more than an `i32`.
 pub struct EnumValue<E> {
     value: i32,
     _enum: PhantomData<fn() -> E>,

@@ -91,34 +91,92 @@ impl ::fastrs::Message for User {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<User> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(User, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(User, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Uint32>,
-                >(0x1a, 0x18, ::fastrs::table_field!(User, scores)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(User, active)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<Role>>,
-                >(0x28, 0, ::fastrs::table_field!(User, role)),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Address>>,
-                >(0x4a, 0, ::fastrs::table_field!(User, home)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(User, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<__fastrs::Int64>(&mut self.id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Uint32,
+                    >(r, &mut self.scores)
+                }
+                0x18 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Uint32,
+                    >(&mut self.scores, r, depth, 0x18)
+                }
+                0x20 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Bool,
+                    >(&mut self.active, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<Role>,
+                    >(&mut self.role, r, depth)
+                }
+                0x32 => {
+                    if self.counters.capacity() == 0 {
+                        self.counters
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Int64,
+                                >(r, 0x32),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Int64,
+                    >(r, depth)?;
+                    self.counters.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.contact {
+                        ::core::option::Option::Some(user::Contact::Email(v)) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.contact = ::core::option::Option::Some(
+                                user::Contact::Email(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    match &mut self.contact {
+                        ::core::option::Option::Some(user::Contact::Address(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<Address>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.contact = ::core::option::Option::Some(
+                                user::Contact::Address(
+                                    __fastrs::compact::read::<__fastrs::Msg<Address>>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Address>,
+                    >(&mut self.home, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -146,66 +204,6 @@ impl ::fastrs::Message for User {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for User {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                if self.counters.capacity() == 0 {
-                    self.counters
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Int64,
-                            >(r, 0x32),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Int64,
-                >(r, depth)?;
-                self.counters.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.contact {
-                    ::core::option::Option::Some(user::Contact::Email(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.contact = ::core::option::Option::Some(
-                            user::Contact::Email(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.contact {
-                    ::core::option::Option::Some(user::Contact::Address(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Address>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.contact = ::core::option::Option::Some(
-                            user::Contact::Address(
-                                __fastrs::compact::read::<__fastrs::Msg<Address>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[allow(deprecated)]
@@ -250,16 +248,15 @@ impl ::fastrs::Message for Address {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Address> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Address, city)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Address, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.city, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.city.clear();
@@ -306,24 +303,25 @@ impl ::fastrs::Message for Manager {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Manager> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Manager, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::alloc::boxed::Box<Manager>>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(Manager, reports_to)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x18, 0, ::fastrs::table_field!(Manager, level)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Manager, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.reports_to, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.level, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -432,21 +430,43 @@ impl ::fastrs::Message for Login {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Login> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Login, user)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Login, password)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x20),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Login, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.user, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.password, r, depth)
+                }
+                0x1a => {
+                    match &mut self.second_factor {
+                        ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.second_factor = ::core::option::Option::Some(
+                                login::SecondFactor::Otp(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x20 => {
+                    self.second_factor = ::core::option::Option::Some(
+                        login::SecondFactor::Device(
+                            __fastrs::compact::read::<__fastrs::Uint32>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.user.clear();
@@ -469,42 +489,6 @@ impl ::fastrs::Message for Login {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Login {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.second_factor {
-                    ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.second_factor = ::core::option::Option::Some(
-                            login::SecondFactor::Otp(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x20 => {
-                self.second_factor = ::core::option::Option::Some(
-                    login::SecondFactor::Device(
-                        __fastrs::compact::read::<__fastrs::Uint32>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 impl ::core::fmt::Debug for Login {

@@ -37,36 +37,85 @@ impl ::fastrs::Message for Blob {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Blob> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Blob, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::SharedBytes>,
-                >(0x12, 0, ::fastrs::table_field!(Blob, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::SharedBytes>,
-                >(0x1a, 0, ::fastrs::table_field!(Blob, chunks)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::SharedBytes>,
-                >(0x22, 0, ::fastrs::table_field!(Blob, checksum)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Sint64>,
-                >(0x42, 0x40, ::fastrs::table_field!(Blob, offsets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.key, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::SharedBytes,
+                    >(&mut self.data, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::SharedBytes,
+                    >(&mut self.chunks, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::SharedBytes,
+                    >(&mut self.checksum, r, depth)
+                }
+                0x2a => {
+                    if self.metadata.capacity() == 0 {
+                        self.metadata
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::SharedBytes,
+                                >(r, 0x2a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::SharedBytes,
+                    >(r, depth)?;
+                    self.metadata.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    self.origin = ::core::option::Option::Some(
+                        blob::Origin::InlineSource(
+                            __fastrs::compact::read::<__fastrs::SharedBytes>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.origin {
+                        ::core::option::Option::Some(blob::Origin::Url(v)) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.origin = ::core::option::Option::Some(
+                                blob::Origin::Url(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Sint64,
+                    >(r, &mut self.offsets)
+                }
+                0x40 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Sint64,
+                    >(&mut self.offsets, r, depth, 0x40)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::alloc::boxed::Box<Blob>>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(Blob, previous)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(Blob, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.previous, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.key.clear();
@@ -94,59 +143,6 @@ impl ::fastrs::Message for Blob {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Blob {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                if self.metadata.capacity() == 0 {
-                    self.metadata
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::SharedBytes,
-                            >(r, 0x2a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::SharedBytes,
-                >(r, depth)?;
-                self.metadata.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                self.origin = ::core::option::Option::Some(
-                    blob::Origin::InlineSource(
-                        __fastrs::compact::read::<__fastrs::SharedBytes>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.origin {
-                    ::core::option::Option::Some(blob::Origin::Url(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.origin = ::core::option::Option::Some(
-                            blob::Origin::Url(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 impl ::fastrs::Described for Blob {
@@ -387,16 +383,15 @@ impl ::fastrs::Message for GetRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(GetRequest, key)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.key, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.key.clear();
@@ -491,19 +486,20 @@ impl ::fastrs::Message for ListRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ListRequest, prefix)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(ListRequest, limit)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.prefix, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.limit, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.prefix.clear();

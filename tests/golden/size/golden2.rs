@@ -80,37 +80,55 @@ impl ::fastrs::Message for Defaults {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Defaults> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Defaults, count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Uint64>,
-                >(0x10, 0, ::fastrs::table_field!(Defaults, big)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(Defaults, ratio)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Float>,
-                >(0x25, 0, ::fastrs::table_field!(Defaults, nan)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(Defaults, on)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::LaxStr>,
-                >(0x32, 0, ::fastrs::table_field!(Defaults, text)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Bytes>,
-                >(0x3a, 0, ::fastrs::table_field!(Defaults, raw)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::OptionalClosed<Level>,
-                >(0x40, 0, ::fastrs::table_field!(Defaults, level)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(Defaults, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Int32,
+                    >(&mut self.count, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Uint64,
+                    >(&mut self.big, r, depth)
+                }
+                0x19 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Double,
+                    >(&mut self.ratio, r, depth)
+                }
+                0x25 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Float,
+                    >(&mut self.nan, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Bool,
+                    >(&mut self.on, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::LaxStr,
+                    >(&mut self.text, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Bytes,
+                    >(&mut self.raw, r, depth)
+                }
+                0x40 => {
+                    if let ::core::option::Option::Some(v) = __fastrs::read_closed_enum::<
+                        Level,
+                    >(r, 0x40, &mut self.unknown_fields)? {
+                        self.level = ::core::option::Option::Some(v);
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.count = ::core::option::Option::None;
@@ -203,39 +221,110 @@ impl ::fastrs::Message for Order {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Order> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(Order, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::LaxStr>,
-                >(0x12, 0, ::fastrs::table_field!(Order, note)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::RepeatedClosed<Level>,
-                >(0x18, 0x1a, ::fastrs::table_field!(Order, levels)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::RepeatedClosed<Level>,
-                >(0x22, 0x20, ::fastrs::table_field!(Order, packed_levels)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Group<order::Shipping, 6>>,
-                >(0x33, 0, ::fastrs::table_field!(Order, shipping)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Group<order::Line, 8>>,
-                >(0x43, 0, ::fastrs::table_field!(Order, line)),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked(0x60),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Int64,
+                    >(&mut self.id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::LaxStr,
+                    >(&mut self.note, r, depth)
+                }
+                0x18 => {
+                    __fastrs::reserve_run(&mut self.levels, r, 0x18);
+                    if let ::core::option::Option::Some(v) = __fastrs::read_closed_enum::<
+                        Level,
+                    >(r, 0x18, &mut self.unknown_fields)? {
+                        self.levels.push(v);
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    __fastrs::merge_packed_closed::<
+                        Level,
+                    >(r, &mut self.levels, 3, &mut self.unknown_fields)?;
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    __fastrs::merge_packed_closed::<
+                        Level,
+                    >(r, &mut self.packed_levels, 4, &mut self.unknown_fields)?;
+                    ::core::result::Result::Ok(())
+                }
+                0x20 => {
+                    __fastrs::reserve_run(&mut self.packed_levels, r, 0x20);
+                    if let ::core::option::Option::Some(v) = __fastrs::read_closed_enum::<
+                        Level,
+                    >(r, 0x20, &mut self.unknown_fields)? {
+                        self.packed_levels.push(v);
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    if self.by_name.capacity() == 0 {
+                        self.by_name
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::LaxStr,
+                                    __fastrs::Int32,
+                                >(r, 0x2a),
+                            );
+                    }
+                    if let ::core::option::Option::Some((k, v)) = __fastrs::read_map_entry_closed::<
+                        __fastrs::LaxStr,
+                        Level,
+                    >(r, depth, 0x2a, &mut self.unknown_fields)? {
+                        self.by_name.insert(k, v);
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x33 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Group<order::Shipping, 6>,
+                    >(&mut self.shipping, r, depth)
+                }
+                0x43 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Group<order::Line, 8>,
+                    >(&mut self.line, r, depth, 0x43)
+                }
+                0x5a => {
+                    match &mut self.payment {
+                        ::core::option::Option::Some(order::Payment::Card(v)) => {
+                            __fastrs::compact::merge::<__fastrs::LaxStr>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payment = ::core::option::Option::Some(
+                                order::Payment::Card(
+                                    __fastrs::compact::read::<__fastrs::LaxStr>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x60 => {
+                    if let ::core::option::Option::Some(v) = __fastrs::read_closed_enum::<
+                        Level,
+                    >(r, 0x60, &mut self.unknown_fields)? {
+                        self.payment = ::core::option::Option::Some(
+                            order::Payment::Tier(v),
+                        );
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::alloc::boxed::Box<Order>>,
-                    >,
-                >(0x6a, 0, ::fastrs::table_field!(Order, parent)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 0, 7, 0, 0, 8, 9, 10],
-            ::fastrs::table_field!(Order, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.parent, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.id = ::core::option::Option::None;
@@ -278,60 +367,6 @@ impl ::fastrs::Message for Order {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Order {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                if self.by_name.capacity() == 0 {
-                    self.by_name
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::LaxStr,
-                                __fastrs::Int32,
-                            >(r, 0x2a),
-                        );
-                }
-                if let ::core::option::Option::Some((k, v)) = __fastrs::read_map_entry_closed::<
-                    __fastrs::LaxStr,
-                    Level,
-                >(r, depth, 0x2a, &mut self.unknown_fields)? {
-                    self.by_name.insert(k, v);
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.payment {
-                    ::core::option::Option::Some(order::Payment::Card(v)) => {
-                        __fastrs::compact::merge::<__fastrs::LaxStr>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payment = ::core::option::Option::Some(
-                            order::Payment::Card(
-                                __fastrs::compact::read::<__fastrs::LaxStr>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x60 => {
-                if let ::core::option::Option::Some(v) = __fastrs::read_closed_enum::<
-                    Level,
-                >(r, 0x60, &mut self.unknown_fields)? {
-                    self.payment = ::core::option::Option::Some(order::Payment::Tier(v));
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[allow(deprecated)]
@@ -467,16 +502,19 @@ pub mod order {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Shipping> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::LaxStr>,
-                    >(0x3a, 0, ::fastrs::table_field!(Shipping, city)),
-                ],
-                &[0, 0, 0, 0, 0, 0, 0, 1],
-                ::fastrs::table_field!(Shipping, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x3a => {
+                        __fastrs::compact::merge_optional::<
+                            __fastrs::LaxStr,
+                        >(&mut self.city, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.city = ::core::option::Option::None;
@@ -551,19 +589,24 @@ pub mod order {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Line> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::LaxStr>,
-                    >(0x4a, 0, ::fastrs::table_field!(Line, sku)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::Int32>,
-                    >(0x50, 0, ::fastrs::table_field!(Line, quantity)),
-                ],
-                &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
-                ::fastrs::table_field!(Line, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x4a => {
+                        __fastrs::compact::merge_optional::<
+                            __fastrs::LaxStr,
+                        >(&mut self.sku, r, depth)
+                    }
+                    0x50 => {
+                        __fastrs::compact::merge_optional::<
+                            __fastrs::Int32,
+                        >(&mut self.quantity, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.sku = ::core::option::Option::None;
@@ -648,25 +691,32 @@ impl ::fastrs::Message for Keywords {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Keywords> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Keywords, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::LaxStr>,
-                >(0x12, 0, ::fastrs::table_field!(Keywords, r#match)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(Keywords, self_)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<keywords::Option>>,
-                >(0x22, 0, ::fastrs::table_field!(Keywords, option)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Keywords, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Int32,
+                    >(&mut self.r#type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::LaxStr,
+                    >(&mut self.r#match, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Int32,
+                    >(&mut self.self_, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<keywords::Option>,
+                    >(&mut self.option, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type = ::core::option::Option::None;
@@ -738,16 +788,19 @@ pub mod keywords {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Option> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(Option, some)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(Option, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge_optional::<
+                            __fastrs::Int32,
+                        >(&mut self.some, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.some = ::core::option::Option::None;
@@ -811,16 +864,17 @@ impl ::fastrs::Message for Old {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Old> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Old, x)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Old, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Int32,
+                    >(&mut self.x, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.x = ::core::option::Option::None;

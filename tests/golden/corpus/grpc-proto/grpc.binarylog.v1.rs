@@ -136,46 +136,127 @@ impl ::fastrs::Message for GrpcLogEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GrpcLogEntry> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(GrpcLogEntry, timestamp)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x10, 0, ::fastrs::table_field!(GrpcLogEntry, call_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(GrpcLogEntry, sequence_id_within_call),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.timestamp, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint64,
+                    >(&mut self.call_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint64,
+                    >(&mut self.sequence_id_within_call, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<grpc_log_entry::EventType>,
-                    >,
-                >(0x20, 0, ::fastrs::table_field!(GrpcLogEntry, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>,
-                >(0x28, 0, ::fastrs::table_field!(GrpcLogEntry, logger)),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::hooked(0x4a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x50, 0, ::fastrs::table_field!(GrpcLogEntry, payload_truncated)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Address>>,
-                >(0x5a, 0, ::fastrs::table_field!(GrpcLogEntry, peer)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(GrpcLogEntry, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.r#type, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<grpc_log_entry::Logger>,
+                    >(&mut self.logger, r, depth)
+                }
+                0x32 => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::ClientHeader(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ClientHeader>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::ClientHeader(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ClientHeader>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::ServerHeader(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ServerHeader>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::ServerHeader(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ServerHeader>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::Message(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<Message>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::Message(
+                                    __fastrs::compact::read::<__fastrs::Msg<Message>>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x4a => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::Trailer(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<Trailer>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::Trailer(
+                                    __fastrs::compact::read::<__fastrs::Msg<Trailer>>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.payload_truncated, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Address>,
+                    >(&mut self.peer, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timestamp = ::core::option::Option::None;
@@ -203,95 +284,6 @@ impl ::fastrs::Message for GrpcLogEntry {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for GrpcLogEntry {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::ClientHeader(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ClientHeader>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::ClientHeader(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ClientHeader>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::ServerHeader(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ServerHeader>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::ServerHeader(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ServerHeader>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Message(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Message>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::Message(
-                                __fastrs::compact::read::<__fastrs::Msg<Message>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Trailer(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Trailer>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::Trailer(
-                                __fastrs::compact::read::<__fastrs::Msg<Trailer>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`GrpcLogEntry`].
@@ -497,27 +489,32 @@ impl ::fastrs::Message for ClientHeader {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientHeader> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Metadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientHeader, metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ClientHeader, method_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ClientHeader, authority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Metadata>,
+                    >(&mut self.metadata, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.method_name, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.authority, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(ClientHeader, timeout)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ClientHeader, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.timeout, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.metadata = ::core::option::Option::None;
@@ -571,16 +568,17 @@ impl ::fastrs::Message for ServerHeader {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerHeader> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Metadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerHeader, metadata)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServerHeader, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Metadata>,
+                    >(&mut self.metadata, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.metadata = ::core::option::Option::None;
@@ -659,25 +657,32 @@ impl ::fastrs::Message for Trailer {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Trailer> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Metadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(Trailer, metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(Trailer, status_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Trailer, status_message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x22, 0, ::fastrs::table_field!(Trailer, status_details)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Trailer, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Metadata>,
+                    >(&mut self.metadata, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.status_code, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.status_message, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.status_details, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.metadata = ::core::option::Option::None;
@@ -741,19 +746,20 @@ impl ::fastrs::Message for Message {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Message> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(Message, length)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Message, data)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Message, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.length, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Bytes>(&mut self.data, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.length = ::core::default::Default::default();
@@ -826,16 +832,17 @@ impl ::fastrs::Message for Metadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Metadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<MetadataEntry>>,
-                >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Metadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<MetadataEntry>,
+                    >(&mut self.entry, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.entry.clear();
@@ -893,19 +900,20 @@ impl ::fastrs::Message for MetadataEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MetadataEntry> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(MetadataEntry, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.key, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.value, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.key.clear();
@@ -974,22 +982,27 @@ impl ::fastrs::Message for Address {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Address> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<address::Type>>,
-                >(0x08, 0, ::fastrs::table_field!(Address, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Address, address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x18, 0, ::fastrs::table_field!(Address, ip_port)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Address, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<address::Type>,
+                    >(&mut self.r#type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.address, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.ip_port, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type = ::core::default::Default::default();

@@ -168,50 +168,107 @@ impl ::fastrs::Message for GrpcLogEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GrpcLogEntry> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Type>>,
-                >(0x08, 0, ::fastrs::table_field!(GrpcLogEntry, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>,
-                >(0x10, 0, ::fastrs::table_field!(GrpcLogEntry, logger)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Uint128>>,
-                >(0x1a, 0, ::fastrs::table_field!(GrpcLogEntry, call_id)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Peer>>,
-                >(0x32, 0, ::fastrs::table_field!(GrpcLogEntry, peer)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x38, 0, ::fastrs::table_field!(GrpcLogEntry, truncated)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(GrpcLogEntry, method_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x48, 0, ::fastrs::table_field!(GrpcLogEntry, status_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(GrpcLogEntry, status_message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x5a, 0, ::fastrs::table_field!(GrpcLogEntry, status_details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<grpc_log_entry::Type>,
+                    >(&mut self.r#type, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<grpc_log_entry::Logger>,
+                    >(&mut self.logger, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Uint128>,
+                    >(&mut self.call_id, r, depth)
+                }
+                0x22 => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::Metadata(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<Metadata>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::Metadata(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<Metadata>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            grpc_log_entry::Payload::Message(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<Message>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                grpc_log_entry::Payload::Message(
+                                    __fastrs::compact::read::<__fastrs::Msg<Message>>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Peer>,
+                    >(&mut self.peer, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.truncated, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.method_name, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.status_code, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.status_message, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.status_details, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x62, 0, ::fastrs::table_field!(GrpcLogEntry, timeout)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x68, 0, ::fastrs::table_field!(GrpcLogEntry, sequence_id_within_call)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-            ::fastrs::table_field!(GrpcLogEntry, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.timeout, r, depth)
+                }
+                0x68 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.sequence_id_within_call, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type = ::core::default::Default::default();
@@ -243,57 +300,6 @@ impl ::fastrs::Message for GrpcLogEntry {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for GrpcLogEntry {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Metadata(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<Metadata>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::Metadata(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<Metadata>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Message(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Message>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::Message(
-                                __fastrs::compact::read::<__fastrs::Msg<Message>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`GrpcLogEntry`].
@@ -467,22 +473,25 @@ impl ::fastrs::Message for Message {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Message> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(Message, flags)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(Message, length)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(Message, data)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Message, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.flags, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.length, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Bytes>(&mut self.data, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.flags = ::core::default::Default::default();
@@ -548,16 +557,17 @@ impl ::fastrs::Message for Metadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Metadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<MetadataEntry>>,
-                >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Metadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<MetadataEntry>,
+                    >(&mut self.entry, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.entry.clear();
@@ -617,19 +627,20 @@ impl ::fastrs::Message for MetadataEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MetadataEntry> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(MetadataEntry, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Bytes>(&mut self.key, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.value, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.key.clear();
@@ -710,25 +721,30 @@ impl ::fastrs::Message for Peer {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Peer> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<peer::PeerType>>,
-                >(0x08, 0, ::fastrs::table_field!(Peer, peer_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Peer, peer)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Peer, address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x20, 0, ::fastrs::table_field!(Peer, ip_port)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Peer, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<peer::PeerType>,
+                    >(&mut self.peer_type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Bytes>(&mut self.peer, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.address, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.ip_port, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.peer_type = ::core::default::Default::default();
@@ -840,19 +856,22 @@ impl ::fastrs::Message for Uint128 {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Uint128> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Fixed64>,
-                >(0x09, 0, ::fastrs::table_field!(Uint128, high)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Fixed64>,
-                >(0x11, 0, ::fastrs::table_field!(Uint128, low)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Uint128, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x09 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Fixed64,
+                    >(&mut self.high, r, depth)
+                }
+                0x11 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Fixed64,
+                    >(&mut self.low, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.high = ::core::default::Default::default();

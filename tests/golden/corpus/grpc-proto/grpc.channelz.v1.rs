@@ -73,28 +73,37 @@ impl ::fastrs::Message for Channel {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Channel> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Channel, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelData>>,
-                >(0x12, 0, ::fastrs::table_field!(Channel, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelRef>>,
-                >(0x1a, 0, ::fastrs::table_field!(Channel, channel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SubchannelRef>>,
-                >(0x22, 0, ::fastrs::table_field!(Channel, subchannel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketRef>>,
-                >(0x2a, 0, ::fastrs::table_field!(Channel, socket_ref)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Channel, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ChannelRef>,
+                    >(&mut self.r#ref, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ChannelData>,
+                    >(&mut self.data, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ChannelRef>,
+                    >(&mut self.channel_ref, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<SubchannelRef>,
+                    >(&mut self.subchannel_ref, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<SocketRef>,
+                    >(&mut self.socket_ref, r, depth, 0x2a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#ref = ::core::option::Option::None;
@@ -191,28 +200,37 @@ impl ::fastrs::Message for Subchannel {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Subchannel> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SubchannelRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Subchannel, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelData>>,
-                >(0x12, 0, ::fastrs::table_field!(Subchannel, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelRef>>,
-                >(0x1a, 0, ::fastrs::table_field!(Subchannel, channel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SubchannelRef>>,
-                >(0x22, 0, ::fastrs::table_field!(Subchannel, subchannel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketRef>>,
-                >(0x2a, 0, ::fastrs::table_field!(Subchannel, socket_ref)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Subchannel, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<SubchannelRef>,
+                    >(&mut self.r#ref, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ChannelData>,
+                    >(&mut self.data, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ChannelRef>,
+                    >(&mut self.channel_ref, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<SubchannelRef>,
+                    >(&mut self.subchannel_ref, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<SocketRef>,
+                    >(&mut self.socket_ref, r, depth, 0x2a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#ref = ::core::option::Option::None;
@@ -274,18 +292,17 @@ impl ::fastrs::Message for ChannelConnectivityState {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelConnectivityState> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<channel_connectivity_state::State>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(ChannelConnectivityState, state)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ChannelConnectivityState, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.state, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.state = ::core::default::Default::default();
@@ -459,47 +476,50 @@ impl ::fastrs::Message for ChannelData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelData> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelConnectivityState>>,
-                >(0x0a, 0, ::fastrs::table_field!(ChannelData, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ChannelData, target)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelTrace>>,
-                >(0x1a, 0, ::fastrs::table_field!(ChannelData, trace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(ChannelData, calls_started)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x28, 0, ::fastrs::table_field!(ChannelData, calls_succeeded)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x30, 0, ::fastrs::table_field!(ChannelData, calls_failed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ChannelConnectivityState>,
+                    >(&mut self.state, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.target, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ChannelTrace>,
+                    >(&mut self.trace, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.calls_started, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.calls_succeeded, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.calls_failed, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(ChannelData, last_call_started_timestamp),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(ChannelData, max_connections_per_subchannel),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(ChannelData, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.last_call_started_timestamp, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.max_connections_per_subchannel, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.state = ::core::option::Option::None;
@@ -612,28 +632,69 @@ impl ::fastrs::Message for ChannelTraceEvent {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelTraceEvent> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ChannelTraceEvent, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.description, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<channel_trace_event::Severity>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(ChannelTraceEvent, severity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.severity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ChannelTraceEvent, timestamp)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ChannelTraceEvent, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.timestamp, r, depth)
+                }
+                0x22 => {
+                    match &mut self.child_ref {
+                        ::core::option::Option::Some(
+                            channel_trace_event::ChildRef::ChannelRef(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ChannelRef>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.child_ref = ::core::option::Option::Some(
+                                channel_trace_event::ChildRef::ChannelRef(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ChannelRef>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.child_ref {
+                        ::core::option::Option::Some(
+                            channel_trace_event::ChildRef::SubchannelRef(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<SubchannelRef>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.child_ref = ::core::option::Option::Some(
+                                channel_trace_event::ChildRef::SubchannelRef(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<SubchannelRef>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.description.clear();
@@ -657,61 +718,6 @@ impl ::fastrs::Message for ChannelTraceEvent {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ChannelTraceEvent {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.child_ref {
-                    ::core::option::Option::Some(
-                        channel_trace_event::ChildRef::ChannelRef(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChannelRef>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.child_ref = ::core::option::Option::Some(
-                            channel_trace_event::ChildRef::ChannelRef(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChannelRef>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.child_ref {
-                    ::core::option::Option::Some(
-                        channel_trace_event::ChildRef::SubchannelRef(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<SubchannelRef>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.child_ref = ::core::option::Option::Some(
-                            channel_trace_event::ChildRef::SubchannelRef(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<SubchannelRef>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ChannelTraceEvent`].
@@ -821,24 +827,27 @@ impl ::fastrs::Message for ChannelTrace {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelTrace> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(ChannelTrace, num_events_logged)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_events_logged, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ChannelTrace, creation_timestamp)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelTraceEvent>>,
-                >(0x1a, 0, ::fastrs::table_field!(ChannelTrace, events)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ChannelTrace, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.creation_timestamp, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ChannelTraceEvent>,
+                    >(&mut self.events, r, depth, 0x1a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.num_events_logged = ::core::default::Default::default();
@@ -900,19 +909,20 @@ impl ::fastrs::Message for ChannelRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelRef> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(ChannelRef, channel_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ChannelRef, name)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ChannelRef, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.channel_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.channel_id = ::core::default::Default::default();
@@ -973,19 +983,20 @@ impl ::fastrs::Message for SubchannelRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SubchannelRef> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x38, 0, ::fastrs::table_field!(SubchannelRef, subchannel_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(SubchannelRef, name)),
-            ],
-            &[0, 0, 0, 0, 0, 0, 0, 1, 2],
-            ::fastrs::table_field!(SubchannelRef, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.subchannel_id, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.subchannel_id = ::core::default::Default::default();
@@ -1046,19 +1057,20 @@ impl ::fastrs::Message for SocketRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketRef> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(SocketRef, socket_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(SocketRef, name)),
-            ],
-            &[0, 0, 0, 1, 2],
-            ::fastrs::table_field!(SocketRef, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.socket_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.socket_id = ::core::default::Default::default();
@@ -1119,19 +1131,20 @@ impl ::fastrs::Message for ServerRef {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerRef> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x28, 0, ::fastrs::table_field!(ServerRef, server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(ServerRef, name)),
-            ],
-            &[0, 0, 0, 0, 0, 1, 2],
-            ::fastrs::table_field!(ServerRef, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.server_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server_id = ::core::default::Default::default();
@@ -1203,22 +1216,27 @@ impl ::fastrs::Message for Server {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Server> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Server, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerData>>,
-                >(0x12, 0, ::fastrs::table_field!(Server, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketRef>>,
-                >(0x1a, 0, ::fastrs::table_field!(Server, listen_socket)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Server, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ServerRef>,
+                    >(&mut self.r#ref, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ServerData>,
+                    >(&mut self.data, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<SocketRef>,
+                    >(&mut self.listen_socket, r, depth, 0x1a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#ref = ::core::option::Option::None;
@@ -1310,34 +1328,37 @@ impl ::fastrs::Message for ServerData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerData> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelTrace>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerData, trace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(ServerData, calls_started)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(ServerData, calls_succeeded)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(ServerData, calls_failed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ChannelTrace>,
+                    >(&mut self.trace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.calls_started, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.calls_succeeded, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.calls_failed, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ServerData, last_call_started_timestamp),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ServerData, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.last_call_started_timestamp, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.trace = ::core::option::Option::None;
@@ -1435,31 +1456,42 @@ impl ::fastrs::Message for Socket {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Socket> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SocketRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Socket, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SocketData>>,
-                >(0x12, 0, ::fastrs::table_field!(Socket, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Address>>,
-                >(0x1a, 0, ::fastrs::table_field!(Socket, local)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Address>>,
-                >(0x22, 0, ::fastrs::table_field!(Socket, remote)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Security>>,
-                >(0x2a, 0, ::fastrs::table_field!(Socket, security)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(Socket, remote_name)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(Socket, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<SocketRef>,
+                    >(&mut self.r#ref, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<SocketData>,
+                    >(&mut self.data, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Address>,
+                    >(&mut self.local, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Address>,
+                    >(&mut self.remote, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Security>,
+                    >(&mut self.security, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.remote_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#ref = ::core::option::Option::None;
@@ -1691,104 +1723,87 @@ impl ::fastrs::Message for SocketData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketData> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(SocketData, streams_started)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(SocketData, streams_succeeded)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(SocketData, streams_failed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(SocketData, messages_sent)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x28, 0, ::fastrs::table_field!(SocketData, messages_received)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x30, 0, ::fastrs::table_field!(SocketData, keep_alives_sent)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.streams_started, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.streams_succeeded, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.streams_failed, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.messages_sent, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.messages_received, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.keep_alives_sent, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        SocketData, last_local_stream_created_timestamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_local_stream_created_timestamp, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        SocketData, last_remote_stream_created_timestamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_remote_stream_created_timestamp, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(SocketData, last_message_sent_timestamp),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_message_sent_timestamp, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(SocketData, last_message_received_timestamp),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_message_received_timestamp, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Int64Value>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(SocketData, local_flow_control_window),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.local_flow_control_window, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Int64Value>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(SocketData, remote_flow_control_window),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketOption>>,
-                >(0x6a, 0, ::fastrs::table_field!(SocketData, option)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.remote_flow_control_window, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<SocketOption>,
+                    >(&mut self.option, r, depth, 0x6a)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::UInt32Value>,
-                    >,
-                >(0x72, 0, ::fastrs::table_field!(SocketData, received_goaway_error)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x78,
-                    0,
-                    ::fastrs::table_field!(SocketData, peer_max_concurrent_streams),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-            ::fastrs::table_field!(SocketData, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.received_goaway_error, r, depth)
+                }
+                0x78 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.peer_max_concurrent_streams, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.streams_started = ::core::default::Default::default();
@@ -1879,16 +1894,75 @@ impl ::fastrs::Message for Address {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Address> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Address, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.address {
+                        ::core::option::Option::Some(
+                            address::Address::TcpipAddress(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<address::TcpIpAddress>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.address = ::core::option::Option::Some(
+                                address::Address::TcpipAddress(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<address::TcpIpAddress>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.address {
+                        ::core::option::Option::Some(
+                            address::Address::UdsAddress(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<address::UdsAddress>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.address = ::core::option::Option::Some(
+                                address::Address::UdsAddress(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<address::UdsAddress>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.address {
+                        ::core::option::Option::Some(
+                            address::Address::OtherAddress(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<address::OtherAddress>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.address = ::core::option::Option::Some(
+                                address::Address::OtherAddress(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<address::OtherAddress>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.address = ::core::option::Option::None;
@@ -1909,76 +1983,6 @@ impl ::fastrs::Message for Address {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Address {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.address {
-                    ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<address::TcpIpAddress>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.address = ::core::option::Option::Some(
-                            address::Address::TcpipAddress(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<address::TcpIpAddress>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.address {
-                    ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<address::UdsAddress>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.address = ::core::option::Option::Some(
-                            address::Address::UdsAddress(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<address::UdsAddress>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.address {
-                    ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<address::OtherAddress>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.address = ::core::option::Option::Some(
-                            address::Address::OtherAddress(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<address::OtherAddress>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Address`].
@@ -2030,19 +2034,24 @@ pub mod address {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<TcpIpAddress> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x0a, 0, ::fastrs::table_field!(TcpIpAddress, ip_address)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x10, 0, ::fastrs::table_field!(TcpIpAddress, port)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(TcpIpAddress, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bytes,
+                        >(&mut self.ip_address, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int32,
+                        >(&mut self.port, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.ip_address.clear();
@@ -2094,16 +2103,19 @@ pub mod address {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<UdsAddress> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(UdsAddress, filename)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(UdsAddress, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.filename, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.filename.clear();
@@ -2165,21 +2177,24 @@ pub mod address {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OtherAddress> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(OtherAddress, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.name, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Any>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(OtherAddress, value)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(OtherAddress, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.value, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.name.clear();
@@ -2248,15 +2263,50 @@ impl ::fastrs::Message for Security {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Security> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Security, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.model {
+                        ::core::option::Option::Some(security::Model::Tls(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<security::Tls>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.model = ::core::option::Option::Some(
+                                security::Model::Tls(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<security::Tls>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.model {
+                        ::core::option::Option::Some(security::Model::Other(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<security::OtherSecurity>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.model = ::core::option::Option::Some(
+                                security::Model::Other(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<security::OtherSecurity>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.model = ::core::option::Option::None;
@@ -2277,57 +2327,6 @@ impl ::fastrs::Message for Security {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Security {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.model {
-                    ::core::option::Option::Some(security::Model::Tls(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<security::Tls>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.model = ::core::option::Option::Some(
-                            security::Model::Tls(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<security::Tls>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.model {
-                    ::core::option::Option::Some(security::Model::Other(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<security::OtherSecurity>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.model = ::core::option::Option::Some(
-                            security::Model::Other(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<security::OtherSecurity>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Security`].
@@ -2396,21 +2395,58 @@ pub mod security {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Tls> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::hooked(0x0a),
-                    __fastrs::table::Entry::hooked(0x12),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x1a, 0, ::fastrs::table_field!(Tls, local_certificate)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x22, 0, ::fastrs::table_field!(Tls, remote_certificate)),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(Tls, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        match &mut self.cipher_suite {
+                            ::core::option::Option::Some(
+                                tls::CipherSuite::StandardName(v),
+                            ) => {
+                                __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                            }
+                            _ => {
+                                self.cipher_suite = ::core::option::Option::Some(
+                                    tls::CipherSuite::StandardName(
+                                        __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    0x12 => {
+                        match &mut self.cipher_suite {
+                            ::core::option::Option::Some(
+                                tls::CipherSuite::OtherName(v),
+                            ) => {
+                                __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                            }
+                            _ => {
+                                self.cipher_suite = ::core::option::Option::Some(
+                                    tls::CipherSuite::OtherName(
+                                        __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bytes,
+                        >(&mut self.local_certificate, r, depth)
+                    }
+                    0x22 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bytes,
+                        >(&mut self.remote_certificate, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.local_certificate.clear();
@@ -2433,51 +2469,6 @@ pub mod security {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Tls {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.cipher_suite {
-                        ::core::option::Option::Some(
-                            tls::CipherSuite::StandardName(v),
-                        ) => {
-                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                        }
-                        _ => {
-                            self.cipher_suite = ::core::option::Option::Some(
-                                tls::CipherSuite::StandardName(
-                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x12 => {
-                    match &mut self.cipher_suite {
-                        ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
-                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                        }
-                        _ => {
-                            self.cipher_suite = ::core::option::Option::Some(
-                                tls::CipherSuite::OtherName(
-                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
     /// Types nested in [`Tls`].
@@ -2530,21 +2521,24 @@ pub mod security {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OtherSecurity> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(OtherSecurity, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.name, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Any>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(OtherSecurity, value)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(OtherSecurity, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.value, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.name.clear();
@@ -2620,22 +2614,23 @@ impl ::fastrs::Message for SocketOption {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOption> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(SocketOption, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(SocketOption, value)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x1a, 0, ::fastrs::table_field!(SocketOption, additional)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(SocketOption, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.value, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<::fastrs::well_known::Any>,
+                    >(&mut self.additional, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -2691,18 +2686,17 @@ impl ::fastrs::Message for SocketOptionTimeout {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOptionTimeout> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(SocketOptionTimeout, duration)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(SocketOptionTimeout, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.duration, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.duration = ::core::option::Option::None;
@@ -2765,21 +2759,22 @@ impl ::fastrs::Message for SocketOptionLinger {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOptionLinger> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(SocketOptionLinger, active)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.active, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(SocketOptionLinger, duration)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SocketOptionLinger, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.duration, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.active = ::core::default::Default::default();
@@ -3064,131 +3059,157 @@ impl ::fastrs::Message for SocketOptionTcpInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOptionTcpInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_ca_state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_retransmits),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x20, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_probes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x28, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_backoff)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x30, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_options)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x38, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_snd_wscale)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x40, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rcv_wscale)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x48, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rto)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x50, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_ato)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x58, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_snd_mss)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x60, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rcv_mss)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x68, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_unacked)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x70, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_sacked)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x78, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_lost)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x80, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_retrans)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x88, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_fackets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x90,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_last_data_sent),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x98,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_last_ack_sent),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0xa0,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_last_data_recv),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0xa8,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_last_ack_recv),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xb0, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_pmtu)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0xb8,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rcv_ssthresh),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xc0, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rtt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xc8, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rttvar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0xd0,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_snd_ssthresh),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xd8, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_snd_cwnd)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xe0, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_advmss)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xe8, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_reordering)),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29,
-            ],
-            ::fastrs::table_field!(SocketOptionTcpInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_state, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_ca_state, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_retransmits, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_probes, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_backoff, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_options, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_snd_wscale, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_rcv_wscale, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_rto, r, depth)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_ato, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_snd_mss, r, depth)
+                }
+                0x60 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_rcv_mss, r, depth)
+                }
+                0x68 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_unacked, r, depth)
+                }
+                0x70 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_sacked, r, depth)
+                }
+                0x78 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_lost, r, depth)
+                }
+                0x80 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_retrans, r, depth)
+                }
+                0x88 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_fackets, r, depth)
+                }
+                0x90 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_last_data_sent, r, depth)
+                }
+                0x98 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_last_ack_sent, r, depth)
+                }
+                0xa0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_last_data_recv, r, depth)
+                }
+                0xa8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_last_ack_recv, r, depth)
+                }
+                0xb0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_pmtu, r, depth)
+                }
+                0xb8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_rcv_ssthresh, r, depth)
+                }
+                0xc0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_rtt, r, depth)
+                }
+                0xc8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_rttvar, r, depth)
+                }
+                0xd0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_snd_ssthresh, r, depth)
+                }
+                0xd8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_snd_cwnd, r, depth)
+                }
+                0xe0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_advmss, r, depth)
+                }
+                0xe8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.tcpi_reordering, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.tcpi_state = ::core::default::Default::default();
@@ -3283,23 +3304,22 @@ impl ::fastrs::Message for GetTopChannelsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetTopChannelsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(GetTopChannelsRequest, start_channel_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(GetTopChannelsRequest, max_results)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetTopChannelsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.start_channel_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.max_results, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.start_channel_id = ::core::default::Default::default();
@@ -3364,19 +3384,20 @@ impl ::fastrs::Message for GetTopChannelsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetTopChannelsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Channel>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetTopChannelsResponse, channel)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetTopChannelsResponse, end)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetTopChannelsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Channel>,
+                    >(&mut self.channel, r, depth, 0x0a)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<__fastrs::Bool>(&mut self.end, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.channel.clear();
@@ -3444,19 +3465,22 @@ impl ::fastrs::Message for GetServersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServersRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetServersRequest, start_server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(GetServersRequest, max_results)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetServersRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.start_server_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.max_results, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.start_server_id = ::core::default::Default::default();
@@ -3518,19 +3542,20 @@ impl ::fastrs::Message for GetServersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServersResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Server>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetServersResponse, server)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetServersResponse, end)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetServersResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Server>,
+                    >(&mut self.server, r, depth, 0x0a)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<__fastrs::Bool>(&mut self.end, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server.clear();
@@ -3582,16 +3607,17 @@ impl ::fastrs::Message for GetServerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetServerRequest, server_id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetServerRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.server_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server_id = ::core::default::Default::default();
@@ -3643,16 +3669,17 @@ impl ::fastrs::Message for GetServerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Server>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetServerResponse, server)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetServerResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Server>,
+                    >(&mut self.server, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server = ::core::option::Option::None;
@@ -3726,26 +3753,27 @@ impl ::fastrs::Message for GetServerSocketsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerSocketsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetServerSocketsRequest, server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(GetServerSocketsRequest, start_socket_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(GetServerSocketsRequest, max_results)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(GetServerSocketsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.server_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.start_socket_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.max_results, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server_id = ::core::default::Default::default();
@@ -3811,19 +3839,20 @@ impl ::fastrs::Message for GetServerSocketsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerSocketsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetServerSocketsResponse, socket_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetServerSocketsResponse, end)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetServerSocketsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<SocketRef>,
+                    >(&mut self.socket_ref, r, depth, 0x0a)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<__fastrs::Bool>(&mut self.end, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.socket_ref.clear();
@@ -3875,16 +3904,17 @@ impl ::fastrs::Message for GetChannelRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetChannelRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetChannelRequest, channel_id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetChannelRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.channel_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.channel_id = ::core::default::Default::default();
@@ -3936,16 +3966,17 @@ impl ::fastrs::Message for GetChannelResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetChannelResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Channel>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetChannelResponse, channel)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetChannelResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Channel>,
+                    >(&mut self.channel, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.channel = ::core::option::Option::None;
@@ -3996,16 +4027,17 @@ impl ::fastrs::Message for GetSubchannelRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSubchannelRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetSubchannelRequest, subchannel_id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetSubchannelRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.subchannel_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.subchannel_id = ::core::default::Default::default();
@@ -4057,16 +4089,17 @@ impl ::fastrs::Message for GetSubchannelResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSubchannelResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Subchannel>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetSubchannelResponse, subchannel)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetSubchannelResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Subchannel>,
+                    >(&mut self.subchannel, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.subchannel = ::core::option::Option::None;
@@ -4127,19 +4160,22 @@ impl ::fastrs::Message for GetSocketRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSocketRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetSocketRequest, socket_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetSocketRequest, summary)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetSocketRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.socket_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.summary, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.socket_id = ::core::default::Default::default();
@@ -4192,16 +4228,17 @@ impl ::fastrs::Message for GetSocketResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSocketResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Socket>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetSocketResponse, socket)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetSocketResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Socket>,
+                    >(&mut self.socket, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.socket = ::core::option::Option::None;

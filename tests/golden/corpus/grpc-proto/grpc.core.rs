@@ -38,19 +38,22 @@ impl ::fastrs::Message for Bucket {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Bucket> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(Bucket, start)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x10, 0, ::fastrs::table_field!(Bucket, count)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Bucket, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x09 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.start, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint64,
+                    >(&mut self.count, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.start = ::core::default::Default::default();
@@ -99,16 +102,17 @@ impl ::fastrs::Message for Histogram {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Histogram> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Bucket>>,
-                >(0x0a, 0, ::fastrs::table_field!(Histogram, buckets)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Histogram, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Bucket>,
+                    >(&mut self.buckets, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.buckets.clear();
@@ -177,18 +181,42 @@ impl ::fastrs::Message for Metric {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Metric> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Metric, name)),
-                __fastrs::table::Entry::hooked(0x50),
-                __fastrs::table::Entry::hooked(0x5a),
-            ],
-            &[0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3],
-            ::fastrs::table_field!(Metric, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x50 => {
+                    self.value = ::core::option::Option::Some(
+                        metric::Value::Count(
+                            __fastrs::compact::read::<__fastrs::Uint64>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x5a => {
+                    match &mut self.value {
+                        ::core::option::Option::Some(metric::Value::Histogram(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<Histogram>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.value = ::core::option::Option::Some(
+                                metric::Value::Histogram(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<Histogram>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -210,46 +238,6 @@ impl ::fastrs::Message for Metric {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Metric {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x50 => {
-                self.value = ::core::option::Option::Some(
-                    metric::Value::Count(
-                        __fastrs::compact::read::<__fastrs::Uint64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.value {
-                    ::core::option::Option::Some(metric::Value::Histogram(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<Histogram>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            metric::Value::Histogram(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<Histogram>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Metric`].
@@ -285,16 +273,17 @@ impl ::fastrs::Message for Stats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Stats> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Metric>>,
-                >(0x0a, 0, ::fastrs::table_field!(Stats, metrics)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Stats, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Metric>,
+                    >(&mut self.metrics, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.metrics.clear();

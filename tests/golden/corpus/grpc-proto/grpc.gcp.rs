@@ -96,32 +96,59 @@ impl ::fastrs::Message for AltsContext {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AltsContext> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(AltsContext, application_protocol)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(AltsContext, record_protocol)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<SecurityLevel>>,
-                >(0x18, 0, ::fastrs::table_field!(AltsContext, security_level)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(AltsContext, peer_service_account)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(AltsContext, local_service_account)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RpcProtocolVersions>>,
-                >(0x32, 0, ::fastrs::table_field!(AltsContext, peer_rpc_versions)),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(AltsContext, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.application_protocol, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.record_protocol, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<SecurityLevel>,
+                    >(&mut self.security_level, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.peer_service_account, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.local_service_account, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<RpcProtocolVersions>,
+                    >(&mut self.peer_rpc_versions, r, depth)
+                }
+                0x3a => {
+                    if self.peer_attributes.capacity() == 0 {
+                        self.peer_attributes
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x3a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.peer_attributes.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.application_protocol.clear();
@@ -148,36 +175,6 @@ impl ::fastrs::Message for AltsContext {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for AltsContext {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x3a => {
-                if self.peer_attributes.capacity() == 0 {
-                    self.peer_attributes
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x3a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.peer_attributes.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -227,22 +224,25 @@ impl ::fastrs::Message for Endpoint {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Endpoint> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Endpoint, ip_address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(Endpoint, port)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<NetworkProtocol>>,
-                >(0x18, 0, ::fastrs::table_field!(Endpoint, protocol)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Endpoint, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.ip_address, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<__fastrs::Int32>(&mut self.port, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<NetworkProtocol>,
+                    >(&mut self.protocol, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.ip_address.clear();
@@ -320,16 +320,63 @@ impl ::fastrs::Message for Identity {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Identity> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Identity, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.identity_oneof {
+                        ::core::option::Option::Some(
+                            identity::IdentityOneof::ServiceAccount(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.identity_oneof = ::core::option::Option::Some(
+                                identity::IdentityOneof::ServiceAccount(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.identity_oneof {
+                        ::core::option::Option::Some(
+                            identity::IdentityOneof::Hostname(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.identity_oneof = ::core::option::Option::Some(
+                                identity::IdentityOneof::Hostname(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    if self.attributes.capacity() == 0 {
+                        self.attributes
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.attributes.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.attributes.clear();
@@ -351,70 +398,6 @@ impl ::fastrs::Message for Identity {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Identity {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.identity_oneof {
-                    ::core::option::Option::Some(
-                        identity::IdentityOneof::ServiceAccount(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.identity_oneof = ::core::option::Option::Some(
-                            identity::IdentityOneof::ServiceAccount(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.identity_oneof {
-                    ::core::option::Option::Some(
-                        identity::IdentityOneof::Hostname(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.identity_oneof = ::core::option::Option::Some(
-                            identity::IdentityOneof::Hostname(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                if self.attributes.capacity() == 0 {
-                    self.attributes
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x1a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.attributes.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Identity`].
@@ -574,101 +557,72 @@ impl ::fastrs::Message for StartClientHandshakeReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartClientHandshakeReq> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<HandshakeProtocol>>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        StartClientHandshakeReq, handshake_security_protocol
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartClientHandshakeReq, application_protocols
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, record_protocols),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Identity>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, target_identities),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Identity>>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, local_identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Endpoint>>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, local_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Endpoint>>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, remote_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(StartClientHandshakeReq, target_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RpcProtocolVersions>>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, rpc_versions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, max_frame_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, access_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<HandshakeProtocol>,
+                    >(&mut self.handshake_security_protocol, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.application_protocols, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.record_protocols, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Identity>,
+                    >(&mut self.target_identities, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Identity>,
+                    >(&mut self.local_identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Endpoint>,
+                    >(&mut self.local_endpoint, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Endpoint>,
+                    >(&mut self.remote_endpoint, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.target_name, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<RpcProtocolVersions>,
+                    >(&mut self.rpc_versions, r, depth)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.max_frame_size, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.access_token, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<TransportProtocolPreferences>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        StartClientHandshakeReq, transport_protocol_preferences
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            ::fastrs::table_field!(StartClientHandshakeReq, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.transport_protocol_preferences, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.handshake_security_protocol = ::core::default::Default::default();
@@ -775,30 +729,27 @@ impl ::fastrs::Message for ServerHandshakeParameters {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerHandshakeParameters> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ServerHandshakeParameters, record_protocols),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Identity>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ServerHandshakeParameters, local_identities),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ServerHandshakeParameters, token)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ServerHandshakeParameters, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.record_protocols, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Identity>,
+                    >(&mut self.local_identities, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Str,
+                    >(&mut self.token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.record_protocols.clear();
@@ -949,65 +900,64 @@ impl ::fastrs::Message for StartServerHandshakeReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartServerHandshakeReq> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartServerHandshakeReq, application_protocols
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(StartServerHandshakeReq, in_bytes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Endpoint>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, local_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Endpoint>>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, remote_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RpcProtocolVersions>>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, rpc_versions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, max_frame_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.application_protocols, r, depth, 0x0a)
+                }
+                0x12 => {
+                    if self.handshake_parameters.capacity() == 0 {
+                        self.handshake_parameters
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Int32,
+                                    __fastrs::Msg<ServerHandshakeParameters>,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Int32,
+                        __fastrs::Msg<ServerHandshakeParameters>,
+                    >(r, depth)?;
+                    self.handshake_parameters.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.in_bytes, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Endpoint>,
+                    >(&mut self.local_endpoint, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Endpoint>,
+                    >(&mut self.remote_endpoint, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<RpcProtocolVersions>,
+                    >(&mut self.rpc_versions, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.max_frame_size, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<TransportProtocolPreferences>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartServerHandshakeReq, transport_protocol_preferences
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(StartServerHandshakeReq, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.transport_protocol_preferences, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.application_protocols.clear();
@@ -1035,36 +985,6 @@ impl ::fastrs::Message for StartServerHandshakeReq {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for StartServerHandshakeReq {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                if self.handshake_parameters.capacity() == 0 {
-                    self.handshake_parameters
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Int32,
-                                __fastrs::Msg<ServerHandshakeParameters>,
-                            >(r, 0x12),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Int32,
-                    __fastrs::Msg<ServerHandshakeParameters>,
-                >(r, depth)?;
-                self.handshake_parameters.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1109,23 +1029,22 @@ impl ::fastrs::Message for NextHandshakeMessageReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NextHandshakeMessageReq> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(NextHandshakeMessageReq, in_bytes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(NextHandshakeMessageReq, network_latency_ms),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(NextHandshakeMessageReq, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.in_bytes, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.network_latency_ms, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.in_bytes.clear();
@@ -1202,16 +1121,75 @@ impl ::fastrs::Message for HandshakerReq {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerReq> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(HandshakerReq, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.req_oneof {
+                        ::core::option::Option::Some(
+                            handshaker_req::ReqOneof::ClientStart(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<StartClientHandshakeReq>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.req_oneof = ::core::option::Option::Some(
+                                handshaker_req::ReqOneof::ClientStart(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<StartClientHandshakeReq>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.req_oneof {
+                        ::core::option::Option::Some(
+                            handshaker_req::ReqOneof::ServerStart(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<StartServerHandshakeReq>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.req_oneof = ::core::option::Option::Some(
+                                handshaker_req::ReqOneof::ServerStart(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<StartServerHandshakeReq>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.req_oneof {
+                        ::core::option::Option::Some(
+                            handshaker_req::ReqOneof::Next(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NextHandshakeMessageReq>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.req_oneof = ::core::option::Option::Some(
+                                handshaker_req::ReqOneof::Next(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NextHandshakeMessageReq>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.req_oneof = ::core::option::Option::None;
@@ -1232,80 +1210,6 @@ impl ::fastrs::Message for HandshakerReq {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for HandshakerReq {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.req_oneof {
-                    ::core::option::Option::Some(
-                        handshaker_req::ReqOneof::ClientStart(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartClientHandshakeReq>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.req_oneof = ::core::option::Option::Some(
-                            handshaker_req::ReqOneof::ClientStart(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartClientHandshakeReq>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.req_oneof {
-                    ::core::option::Option::Some(
-                        handshaker_req::ReqOneof::ServerStart(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartServerHandshakeReq>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.req_oneof = ::core::option::Option::Some(
-                            handshaker_req::ReqOneof::ServerStart(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartServerHandshakeReq>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.req_oneof {
-                    ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NextHandshakeMessageReq>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.req_oneof = ::core::option::Option::Some(
-                            handshaker_req::ReqOneof::Next(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NextHandshakeMessageReq>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`HandshakerReq`].
@@ -1426,44 +1330,57 @@ impl ::fastrs::Message for HandshakerResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerResult> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(HandshakerResult, application_protocol),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(HandshakerResult, record_protocol)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(HandshakerResult, key_data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Identity>>,
-                >(0x22, 0, ::fastrs::table_field!(HandshakerResult, peer_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Identity>>,
-                >(0x2a, 0, ::fastrs::table_field!(HandshakerResult, local_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x30, 0, ::fastrs::table_field!(HandshakerResult, keep_channel_open)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RpcProtocolVersions>>,
-                >(0x3a, 0, ::fastrs::table_field!(HandshakerResult, peer_rpc_versions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x40, 0, ::fastrs::table_field!(HandshakerResult, max_frame_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<NegotiatedTransportProtocol>>,
-                >(0x4a, 0, ::fastrs::table_field!(HandshakerResult, transport_protocol)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(HandshakerResult, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.application_protocol, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.record_protocol, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.key_data, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Identity>,
+                    >(&mut self.peer_identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Identity>,
+                    >(&mut self.local_identity, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.keep_channel_open, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<RpcProtocolVersions>,
+                    >(&mut self.peer_rpc_versions, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.max_frame_size, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<NegotiatedTransportProtocol>,
+                    >(&mut self.transport_protocol, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.application_protocol.clear();
@@ -1530,19 +1447,22 @@ impl ::fastrs::Message for HandshakerStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerStatus> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(HandshakerStatus, code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(HandshakerStatus, details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(HandshakerStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.code, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.details, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.code = ::core::default::Default::default();
@@ -1627,25 +1547,32 @@ impl ::fastrs::Message for HandshakerResp {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerResp> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(HandshakerResp, out_frames)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(HandshakerResp, bytes_consumed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HandshakerResult>>,
-                >(0x1a, 0, ::fastrs::table_field!(HandshakerResp, result)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HandshakerStatus>>,
-                >(0x22, 0, ::fastrs::table_field!(HandshakerResp, status)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(HandshakerResp, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.out_frames, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.bytes_consumed, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<HandshakerResult>,
+                    >(&mut self.result, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<HandshakerStatus>,
+                    >(&mut self.status, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.out_frames.clear();
@@ -1712,23 +1639,22 @@ impl ::fastrs::Message for RpcProtocolVersions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RpcProtocolVersions> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<rpc_protocol_versions::Version>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(RpcProtocolVersions, max_rpc_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.max_rpc_version, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<rpc_protocol_versions::Version>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(RpcProtocolVersions, min_rpc_version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RpcProtocolVersions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.min_rpc_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.max_rpc_version = ::core::option::Option::None;
@@ -1791,19 +1717,24 @@ pub mod rpc_protocol_versions {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Version> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Uint32>,
-                    >(0x08, 0, ::fastrs::table_field!(Version, major)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Uint32>,
-                    >(0x10, 0, ::fastrs::table_field!(Version, minor)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Version, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Uint32,
+                        >(&mut self.major, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Uint32,
+                        >(&mut self.minor, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.major = ::core::default::Default::default();
@@ -1858,22 +1789,17 @@ impl ::fastrs::Message for TransportProtocolPreferences {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TransportProtocolPreferences> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        TransportProtocolPreferences, transport_protocol
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(TransportProtocolPreferences, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.transport_protocol, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.transport_protocol.clear();
@@ -1926,22 +1852,17 @@ impl ::fastrs::Message for NegotiatedTransportProtocol {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NegotiatedTransportProtocol> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NegotiatedTransportProtocol, transport_protocol
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NegotiatedTransportProtocol, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.transport_protocol, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.transport_protocol.clear();

@@ -53,15 +53,56 @@ impl ::fastrs::Message for LoadBalanceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalanceRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(LoadBalanceRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.load_balance_request_type {
+                        ::core::option::Option::Some(
+                            load_balance_request::LoadBalanceRequestType::InitialRequest(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<InitialLoadBalanceRequest>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.load_balance_request_type = ::core::option::Option::Some(
+                                load_balance_request::LoadBalanceRequestType::InitialRequest(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<InitialLoadBalanceRequest>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.load_balance_request_type {
+                        ::core::option::Option::Some(
+                            load_balance_request::LoadBalanceRequestType::ClientStats(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ClientStats>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.load_balance_request_type = ::core::option::Option::Some(
+                                load_balance_request::LoadBalanceRequestType::ClientStats(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ClientStats>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.load_balance_request_type = ::core::option::Option::None;
@@ -82,61 +123,6 @@ impl ::fastrs::Message for LoadBalanceRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadBalanceRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.load_balance_request_type {
-                    ::core::option::Option::Some(
-                        load_balance_request::LoadBalanceRequestType::InitialRequest(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<InitialLoadBalanceRequest>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_request_type = ::core::option::Option::Some(
-                            load_balance_request::LoadBalanceRequestType::InitialRequest(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<InitialLoadBalanceRequest>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.load_balance_request_type {
-                    ::core::option::Option::Some(
-                        load_balance_request::LoadBalanceRequestType::ClientStats(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ClientStats>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_request_type = ::core::option::Option::Some(
-                            load_balance_request::LoadBalanceRequestType::ClientStats(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ClientStats>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`LoadBalanceRequest`].
@@ -181,16 +167,15 @@ impl ::fastrs::Message for InitialLoadBalanceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadBalanceRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(InitialLoadBalanceRequest, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(InitialLoadBalanceRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -252,23 +237,22 @@ impl ::fastrs::Message for ClientStatsPerToken {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStatsPerToken> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ClientStatsPerToken, load_balance_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(ClientStatsPerToken, num_calls)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ClientStatsPerToken, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.load_balance_token, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.load_balance_token.clear();
@@ -378,45 +362,42 @@ impl ::fastrs::Message for ClientStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStats> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ClientStats, timestamp)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(ClientStats, num_calls_started)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(ClientStats, num_calls_finished)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ClientStats, num_calls_finished_with_client_failed_to_send
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        ClientStats, num_calls_finished_known_received
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ClientStatsPerToken>>,
-                >(0x42, 0, ::fastrs::table_field!(ClientStats, calls_finished_with_drop)),
-            ],
-            &[0, 1, 2, 3, 0, 0, 4, 5, 6],
-            ::fastrs::table_field!(ClientStats, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.timestamp, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls_started, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls_finished, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls_finished_with_client_failed_to_send, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls_finished_known_received, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ClientStatsPerToken>,
+                    >(&mut self.calls_finished_with_drop, r, depth, 0x42)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timestamp = ::core::option::Option::None;
@@ -503,16 +484,79 @@ impl ::fastrs::Message for LoadBalanceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalanceResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadBalanceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.load_balance_response_type {
+                        ::core::option::Option::Some(
+                            load_balance_response::LoadBalanceResponseType::InitialResponse(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<InitialLoadBalanceResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.load_balance_response_type = ::core::option::Option::Some(
+                                load_balance_response::LoadBalanceResponseType::InitialResponse(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<InitialLoadBalanceResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.load_balance_response_type {
+                        ::core::option::Option::Some(
+                            load_balance_response::LoadBalanceResponseType::ServerList(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ServerList>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.load_balance_response_type = ::core::option::Option::Some(
+                                load_balance_response::LoadBalanceResponseType::ServerList(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ServerList>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.load_balance_response_type {
+                        ::core::option::Option::Some(
+                            load_balance_response::LoadBalanceResponseType::FallbackResponse(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<FallbackResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.load_balance_response_type = ::core::option::Option::Some(
+                                load_balance_response::LoadBalanceResponseType::FallbackResponse(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<FallbackResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.load_balance_response_type = ::core::option::Option::None;
@@ -533,86 +577,6 @@ impl ::fastrs::Message for LoadBalanceResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadBalanceResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.load_balance_response_type {
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::InitialResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<InitialLoadBalanceResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_response_type = ::core::option::Option::Some(
-                            load_balance_response::LoadBalanceResponseType::InitialResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<InitialLoadBalanceResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.load_balance_response_type {
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::ServerList(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ServerList>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_response_type = ::core::option::Option::Some(
-                            load_balance_response::LoadBalanceResponseType::ServerList(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ServerList>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.load_balance_response_type {
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::FallbackResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<FallbackResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_response_type = ::core::option::Option::Some(
-                            load_balance_response::LoadBalanceResponseType::FallbackResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<FallbackResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`LoadBalanceResponse`].
@@ -648,12 +612,10 @@ impl ::fastrs::Message for FallbackResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FallbackResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(FallbackResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -709,24 +671,17 @@ impl ::fastrs::Message for InitialLoadBalanceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadBalanceResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        InitialLoadBalanceResponse, client_stats_report_interval
-                    ),
-                ),
-            ],
-            &[0, 0, 1],
-            ::fastrs::table_field!(InitialLoadBalanceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.client_stats_report_interval, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.client_stats_report_interval = ::core::option::Option::None;
@@ -778,16 +733,17 @@ impl ::fastrs::Message for ServerList {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerList> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Server>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerList, servers)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServerList, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Server>,
+                    >(&mut self.servers, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.servers.clear();
@@ -875,25 +831,28 @@ impl ::fastrs::Message for Server {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Server> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(Server, ip_address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(Server, port)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Server, load_balance_token)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(Server, drop)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Server, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.ip_address, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<__fastrs::Int32>(&mut self.port, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.load_balance_token, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<__fastrs::Bool>(&mut self.drop, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.ip_address.clear();
@@ -949,16 +908,17 @@ impl ::fastrs::Message for LoadReportRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadReportRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<InitialLoadReportRequest>>,
-                >(0x0a, 0, ::fastrs::table_field!(LoadReportRequest, initial_request)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(LoadReportRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<InitialLoadReportRequest>,
+                    >(&mut self.initial_request, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.initial_request = ::core::option::Option::None;
@@ -1033,36 +993,27 @@ impl ::fastrs::Message for InitialLoadReportRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadReportRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        InitialLoadReportRequest, load_balanced_hostname
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(InitialLoadReportRequest, load_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.load_balanced_hostname, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.load_key, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        InitialLoadReportRequest, load_report_interval
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(InitialLoadReportRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.load_report_interval, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.load_balanced_hostname.clear();
@@ -1135,26 +1086,27 @@ impl ::fastrs::Message for LoadReportResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadReportResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<InitialLoadReportResponse>>,
-                >(0x0a, 0, ::fastrs::table_field!(LoadReportResponse, initial_response)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<LoadBalancingFeedback>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(LoadReportResponse, load_balancing_feedback),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Load>>,
-                >(0x1a, 0, ::fastrs::table_field!(LoadReportResponse, load)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadReportResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<InitialLoadReportResponse>,
+                    >(&mut self.initial_response, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<LoadBalancingFeedback>,
+                    >(&mut self.load_balancing_feedback, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Load>,
+                    >(&mut self.load, r, depth, 0x1a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.initial_response = ::core::option::Option::None;
@@ -1240,38 +1192,29 @@ impl ::fastrs::Message for InitialLoadReportResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadReportResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(InitialLoadReportResponse, load_balancer_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.load_balancer_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             initial_load_report_response::ImplementationIdentifier,
                         >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(InitialLoadReportResponse, implementation_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(InitialLoadReportResponse, server_version),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(InitialLoadReportResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.implementation_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.server_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.load_balancer_id.clear();
@@ -1394,34 +1337,27 @@ impl ::fastrs::Message for LoadBalancingFeedback {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancingFeedback> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x0d,
-                    0,
-                    ::fastrs::table_field!(LoadBalancingFeedback, server_utilization),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x15,
-                    0,
-                    ::fastrs::table_field!(LoadBalancingFeedback, calls_per_second),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x1d,
-                    0,
-                    ::fastrs::table_field!(LoadBalancingFeedback, errors_per_second),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadBalancingFeedback, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.server_utilization, r, depth)
+                }
+                0x15 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.calls_per_second, r, depth)
+                }
+                0x1d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.errors_per_second, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server_utilization = ::core::default::Default::default();
@@ -1634,60 +1570,119 @@ impl ::fastrs::Message for Load {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Load> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Load, load_balance_tag)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Load, user_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(Load, num_calls_started)),
-                __fastrs::table::Entry::hooked(0x28),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(Load, num_calls_finished_without_error),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x38, 0, ::fastrs::table_field!(Load, num_calls_finished_with_error)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x40, 0, ::fastrs::table_field!(Load, total_bytes_sent)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x48, 0, ::fastrs::table_field!(Load, total_bytes_received)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.load_balance_tag, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.user_id, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls_started, r, depth)
+                }
+                0x28 => {
+                    self.in_progress_report = ::core::option::Option::Some(
+                        load::InProgressReport::NumCallsInProgress(
+                            __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls_finished_without_error, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls_finished_with_error, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.total_bytes_sent, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.total_bytes_received, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(Load, total_latency)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<CallMetricData>>,
-                >(0x5a, 0, ::fastrs::table_field!(Load, metric_data)),
-                __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked(0x68),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x7a, 0, ::fastrs::table_field!(Load, client_ip_address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x80,
-                    0,
-                    ::fastrs::table_field!(Load, num_calls_finished_with_server_error),
-                ),
-            ],
-            &[0, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-            ::fastrs::table_field!(Load, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.total_latency, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<CallMetricData>,
+                    >(&mut self.metric_data, r, depth, 0x5a)
+                }
+                0x62 => {
+                    match &mut self.orphaned_load {
+                        ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
+                            __fastrs::compact::merge::<__fastrs::Bytes>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.orphaned_load = ::core::option::Option::Some(
+                                load::OrphanedLoad::LoadKey(
+                                    __fastrs::compact::read::<__fastrs::Bytes>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x68 => {
+                    self.orphaned_load = ::core::option::Option::Some(
+                        load::OrphanedLoad::LoadKeyUnknown(
+                            __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x72 => {
+                    match &mut self.orphaned_load {
+                        ::core::option::Option::Some(
+                            load::OrphanedLoad::OrphanedLoadIdentifier(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<OrphanedLoadIdentifier>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.orphaned_load = ::core::option::Option::Some(
+                                load::OrphanedLoad::OrphanedLoadIdentifier(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<OrphanedLoadIdentifier>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x7a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.client_ip_address, r, depth)
+                }
+                0x80 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls_finished_with_server_error, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.load_balance_tag.clear();
@@ -1720,71 +1715,6 @@ impl ::fastrs::Message for Load {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Load {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x28 => {
-                self.in_progress_report = ::core::option::Option::Some(
-                    load::InProgressReport::NumCallsInProgress(
-                        __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.orphaned_load {
-                    ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Bytes>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.orphaned_load = ::core::option::Option::Some(
-                            load::OrphanedLoad::LoadKey(
-                                __fastrs::compact::read::<__fastrs::Bytes>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x68 => {
-                self.orphaned_load = ::core::option::Option::Some(
-                    load::OrphanedLoad::LoadKeyUnknown(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.orphaned_load {
-                    ::core::option::Option::Some(
-                        load::OrphanedLoad::OrphanedLoadIdentifier(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<OrphanedLoadIdentifier>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.orphaned_load = ::core::option::Option::Some(
-                            load::OrphanedLoad::OrphanedLoadIdentifier(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<OrphanedLoadIdentifier>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Load`].
@@ -1869,28 +1799,27 @@ impl ::fastrs::Message for CallMetricData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallMetricData> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CallMetricData, metric_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        CallMetricData, num_calls_finished_with_metric
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(CallMetricData, total_metric_value)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(CallMetricData, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.metric_name, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.num_calls_finished_with_metric, r, depth)
+                }
+                0x19 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.total_metric_value, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.metric_name.clear();
@@ -1954,23 +1883,22 @@ impl ::fastrs::Message for OrphanedLoadIdentifier {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OrphanedLoadIdentifier> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(OrphanedLoadIdentifier, load_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(OrphanedLoadIdentifier, load_balancer_id),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(OrphanedLoadIdentifier, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.load_key, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.load_balancer_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.load_key.clear();

@@ -76,32 +76,49 @@ impl ::fastrs::Message for RouteLookupRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(RouteLookupRequest, target_type)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.target_type, r, depth)
+                }
+                0x22 => {
+                    if self.key_map.capacity() == 0 {
+                        self.key_map
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.key_map.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<route_lookup_request::Reason>,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(RouteLookupRequest, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(RouteLookupRequest, stale_header_data),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x3a, 0, ::fastrs::table_field!(RouteLookupRequest, extensions)),
-            ],
-            &[0, 0, 0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(RouteLookupRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.reason, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.stale_header_data, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<::fastrs::well_known::Any>,
+                    >(&mut self.extensions, r, depth, 0x3a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.target_type.clear();
@@ -126,36 +143,6 @@ impl ::fastrs::Message for RouteLookupRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for RouteLookupRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                if self.key_map.capacity() == 0 {
-                    self.key_map
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x22),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.key_map.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`RouteLookupRequest`].
@@ -248,22 +235,27 @@ impl ::fastrs::Message for RouteLookupResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(RouteLookupResponse, header_data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(RouteLookupResponse, targets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x22, 0, ::fastrs::table_field!(RouteLookupResponse, extensions)),
-            ],
-            &[0, 0, 1, 2, 3],
-            ::fastrs::table_field!(RouteLookupResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.header_data, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.targets, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<::fastrs::well_known::Any>,
+                    >(&mut self.extensions, r, depth, 0x22)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.header_data.clear();
@@ -337,22 +329,25 @@ impl ::fastrs::Message for NameMatcher {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NameMatcher> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NameMatcher, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(NameMatcher, names)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(NameMatcher, required_match)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NameMatcher, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.key, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.names, r, depth, 0x12)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.required_match, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.key.clear();
@@ -443,23 +438,44 @@ impl ::fastrs::Message for GrpcKeyBuilder {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GrpcKeyBuilder> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<grpc_key_builder::Name>>,
-                >(0x0a, 0, ::fastrs::table_field!(GrpcKeyBuilder, names)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<NameMatcher>>,
-                >(0x12, 0, ::fastrs::table_field!(GrpcKeyBuilder, headers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<grpc_key_builder::ExtraKeys>>,
-                >(0x1a, 0, ::fastrs::table_field!(GrpcKeyBuilder, extra_keys)),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(GrpcKeyBuilder, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<grpc_key_builder::Name>,
+                    >(&mut self.names, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<NameMatcher>,
+                    >(&mut self.headers, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<grpc_key_builder::ExtraKeys>,
+                    >(&mut self.extra_keys, r, depth)
+                }
+                0x22 => {
+                    if self.constant_keys.capacity() == 0 {
+                        self.constant_keys
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.constant_keys.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.names.clear();
@@ -483,36 +499,6 @@ impl ::fastrs::Message for GrpcKeyBuilder {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for GrpcKeyBuilder {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                if self.constant_keys.capacity() == 0 {
-                    self.constant_keys
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x22),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.constant_keys.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`GrpcKeyBuilder`].
@@ -557,19 +543,24 @@ pub mod grpc_key_builder {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Name> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Name, service)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Name, method)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Name, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.service, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.method, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.service.clear();
@@ -640,22 +631,29 @@ pub mod grpc_key_builder {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ExtraKeys> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(ExtraKeys, host)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(ExtraKeys, service)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(ExtraKeys, method)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(ExtraKeys, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.host, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.service, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.method, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.host.clear();
@@ -817,29 +815,52 @@ impl ::fastrs::Message for HttpKeyBuilder {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HttpKeyBuilder> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HttpKeyBuilder, host_patterns)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(HttpKeyBuilder, path_patterns)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<NameMatcher>>,
-                >(0x1a, 0, ::fastrs::table_field!(HttpKeyBuilder, query_parameters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<NameMatcher>>,
-                >(0x22, 0, ::fastrs::table_field!(HttpKeyBuilder, headers)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(HttpKeyBuilder, method)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(HttpKeyBuilder, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.host_patterns, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.path_patterns, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<NameMatcher>,
+                    >(&mut self.query_parameters, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<NameMatcher>,
+                    >(&mut self.headers, r, depth, 0x22)
+                }
+                0x2a => {
+                    if self.constant_keys.capacity() == 0 {
+                        self.constant_keys
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x2a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.constant_keys.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.method, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.host_patterns.clear();
@@ -865,36 +886,6 @@ impl ::fastrs::Message for HttpKeyBuilder {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for HttpKeyBuilder {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                if self.constant_keys.capacity() == 0 {
-                    self.constant_keys
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x2a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.constant_keys.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1023,50 +1014,57 @@ impl ::fastrs::Message for RouteLookupConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<HttpKeyBuilder>>,
-                >(0x0a, 0, ::fastrs::table_field!(RouteLookupConfig, http_keybuilders)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<GrpcKeyBuilder>>,
-                >(0x12, 0, ::fastrs::table_field!(RouteLookupConfig, grpc_keybuilders)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(RouteLookupConfig, lookup_service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<HttpKeyBuilder>,
+                    >(&mut self.http_keybuilders, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<GrpcKeyBuilder>,
+                    >(&mut self.grpc_keybuilders, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.lookup_service, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RouteLookupConfig, lookup_service_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.lookup_service_timeout, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(RouteLookupConfig, max_age)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.max_age, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(RouteLookupConfig, stale_age)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x38, 0, ::fastrs::table_field!(RouteLookupConfig, cache_size_bytes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(RouteLookupConfig, valid_targets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x4a, 0, ::fastrs::table_field!(RouteLookupConfig, default_target)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(RouteLookupConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.stale_age, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.cache_size_bytes, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.valid_targets, r, depth, 0x42)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.default_target, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.http_keybuilders.clear();
@@ -1127,22 +1125,17 @@ impl ::fastrs::Message for RouteLookupClusterSpecifier {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupClusterSpecifier> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RouteLookupConfig>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RouteLookupClusterSpecifier, route_lookup_config
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RouteLookupClusterSpecifier, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<RouteLookupConfig>,
+                    >(&mut self.route_lookup_config, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.route_lookup_config = ::core::option::Option::None;

@@ -88,21 +88,110 @@ impl ::fastrs::Message for ServerReflectionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerReflectionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerReflectionRequest, host)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 0, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ServerReflectionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.host, r, depth)
+                }
+                0x1a => {
+                    match &mut self.message_request {
+                        ::core::option::Option::Some(
+                            server_reflection_request::MessageRequest::FileByFilename(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::FileByFilename(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    match &mut self.message_request {
+                        ::core::option::Option::Some(
+                            server_reflection_request::MessageRequest::FileContainingSymbol(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::FileContainingSymbol(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.message_request {
+                        ::core::option::Option::Some(
+                            server_reflection_request::MessageRequest::FileContainingExtension(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ExtensionRequest>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::FileContainingExtension(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ExtensionRequest>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    match &mut self.message_request {
+                        ::core::option::Option::Some(
+                            server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.message_request {
+                        ::core::option::Option::Some(
+                            server_reflection_request::MessageRequest::ListServices(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_request = ::core::option::Option::Some(
+                                server_reflection_request::MessageRequest::ListServices(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.host.clear();
@@ -124,114 +213,6 @@ impl ::fastrs::Message for ServerReflectionRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ServerReflectionRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileByFilename(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::FileByFilename(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileContainingSymbol(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::FileContainingSymbol(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileContainingExtension(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ExtensionRequest>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::FileContainingExtension(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ExtensionRequest>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::ListServices(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::ListServices(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ServerReflectionRequest`].
@@ -303,19 +284,22 @@ impl ::fastrs::Message for ExtensionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExtensionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ExtensionRequest, containing_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ExtensionRequest, extension_number)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ExtensionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.containing_type, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.extension_number, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.containing_type.clear();
@@ -429,27 +413,112 @@ impl ::fastrs::Message for ServerReflectionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerReflectionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerReflectionResponse, valid_host)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerReflectionRequest>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ServerReflectionResponse, original_request),
-                ),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 2, 0, 3, 4, 5, 6],
-            ::fastrs::table_field!(ServerReflectionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.valid_host, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ServerReflectionRequest>,
+                    >(&mut self.original_request, r, depth)
+                }
+                0x22 => {
+                    match &mut self.message_response {
+                        ::core::option::Option::Some(
+                            server_reflection_response::MessageResponse::FileDescriptorResponse(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<FileDescriptorResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_response = ::core::option::Option::Some(
+                                server_reflection_response::MessageResponse::FileDescriptorResponse(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<FileDescriptorResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.message_response {
+                        ::core::option::Option::Some(
+                            server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ExtensionNumberResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_response = ::core::option::Option::Some(
+                                server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ExtensionNumberResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    match &mut self.message_response {
+                        ::core::option::Option::Some(
+                            server_reflection_response::MessageResponse::ListServicesResponse(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ListServiceResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_response = ::core::option::Option::Some(
+                                server_reflection_response::MessageResponse::ListServicesResponse(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ListServiceResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.message_response {
+                        ::core::option::Option::Some(
+                            server_reflection_response::MessageResponse::ErrorResponse(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ErrorResponse>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.message_response = ::core::option::Option::Some(
+                                server_reflection_response::MessageResponse::ErrorResponse(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ErrorResponse>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.valid_host.clear();
@@ -472,109 +541,6 @@ impl ::fastrs::Message for ServerReflectionResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ServerReflectionResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::FileDescriptorResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<FileDescriptorResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_response = ::core::option::Option::Some(
-                            server_reflection_response::MessageResponse::FileDescriptorResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<FileDescriptorResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ExtensionNumberResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_response = ::core::option::Option::Some(
-                            server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ExtensionNumberResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::ListServicesResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ListServiceResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_response = ::core::option::Option::Some(
-                            server_reflection_response::MessageResponse::ListServicesResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ListServiceResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::ErrorResponse(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ErrorResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_response = ::core::option::Option::Some(
-                            server_reflection_response::MessageResponse::ErrorResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ErrorResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ServerReflectionResponse`].
@@ -632,20 +598,17 @@ impl ::fastrs::Message for FileDescriptorResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FileDescriptorResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(FileDescriptorResponse, file_descriptor_proto),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(FileDescriptorResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Bytes,
+                    >(&mut self.file_descriptor_proto, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.file_descriptor_proto.clear();
@@ -707,27 +670,27 @@ impl ::fastrs::Message for ExtensionNumberResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExtensionNumberResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ExtensionNumberResponse, base_type_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
-                >(
-                    0x12,
-                    0x10,
-                    ::fastrs::table_field!(ExtensionNumberResponse, extension_number),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ExtensionNumberResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.base_type_name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Int32,
+                    >(r, &mut self.extension_number)
+                }
+                0x10 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Int32,
+                    >(&mut self.extension_number, r, depth, 0x10)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.base_type_name.clear();
@@ -782,16 +745,17 @@ impl ::fastrs::Message for ListServiceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListServiceResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ServiceResponse>>,
-                >(0x0a, 0, ::fastrs::table_field!(ListServiceResponse, service)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ListServiceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ServiceResponse>,
+                    >(&mut self.service, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.service.clear();
@@ -845,16 +809,15 @@ impl ::fastrs::Message for ServiceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServiceResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServiceResponse, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServiceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -913,19 +876,22 @@ impl ::fastrs::Message for ErrorResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ErrorResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ErrorResponse, error_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ErrorResponse, error_message)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ErrorResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.error_code, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.error_message, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.error_code = ::core::default::Default::default();

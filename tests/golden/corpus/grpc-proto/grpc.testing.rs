@@ -34,16 +34,17 @@ impl ::fastrs::Message for PoissonParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PoissonParams> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(PoissonParams, offered_load)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(PoissonParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x09 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.offered_load, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.offered_load = ::core::default::Default::default();
@@ -87,12 +88,10 @@ impl ::fastrs::Message for ClosedLoopParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClosedLoopParams> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(ClosedLoopParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -157,15 +156,52 @@ impl ::fastrs::Message for LoadParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadParams> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(LoadParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.load {
+                        ::core::option::Option::Some(
+                            load_params::Load::ClosedLoop(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ClosedLoopParams>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.load = ::core::option::Option::Some(
+                                load_params::Load::ClosedLoop(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ClosedLoopParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.load {
+                        ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<PoissonParams>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.load = ::core::option::Option::Some(
+                                load_params::Load::Poisson(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<PoissonParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.load = ::core::option::Option::None;
@@ -186,57 +222,6 @@ impl ::fastrs::Message for LoadParams {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadParams {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.load {
-                    ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ClosedLoopParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load = ::core::option::Option::Some(
-                            load_params::Load::ClosedLoop(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ClosedLoopParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.load {
-                    ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<PoissonParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load = ::core::option::Option::Some(
-                            load_params::Load::Poisson(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<PoissonParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`LoadParams`].
@@ -291,22 +276,27 @@ impl ::fastrs::Message for SecurityParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SecurityParams> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(SecurityParams, use_test_ca)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(SecurityParams, server_host_override)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(SecurityParams, cred_type)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(SecurityParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.use_test_ca, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.server_host_override, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cred_type, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.use_test_ca = ::core::default::Default::default();
@@ -375,18 +365,40 @@ impl ::fastrs::Message for ChannelArg {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelArg> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ChannelArg, name)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ChannelArg, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x12 => {
+                    match &mut self.value {
+                        ::core::option::Option::Some(
+                            channel_arg::Value::StrValue(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.value = ::core::option::Option::Some(
+                                channel_arg::Value::StrValue(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x18 => {
+                    self.value = ::core::option::Option::Some(
+                        channel_arg::Value::IntValue(
+                            __fastrs::compact::read::<__fastrs::Int32>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -408,42 +420,6 @@ impl ::fastrs::Message for ChannelArg {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ChannelArg {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.value {
-                    ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            channel_arg::Value::StrValue(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.value = ::core::option::Option::Some(
-                    channel_arg::Value::IntValue(
-                        __fastrs::compact::read::<__fastrs::Int32>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ChannelArg`].
@@ -643,83 +619,112 @@ impl ::fastrs::Message for ClientConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientConfig, server_targets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<ClientType>>,
-                >(0x10, 0, ::fastrs::table_field!(ClientConfig, client_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SecurityParams>>,
-                >(0x1a, 0, ::fastrs::table_field!(ClientConfig, security_params)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(ClientConfig, outstanding_rpcs_per_channel),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(ClientConfig, client_channels)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x38, 0, ::fastrs::table_field!(ClientConfig, async_client_threads)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<RpcType>>,
-                >(0x40, 0, ::fastrs::table_field!(ClientConfig, rpc_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<LoadParams>>,
-                >(0x52, 0, ::fastrs::table_field!(ClientConfig, load_params)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<PayloadConfig>>,
-                >(0x5a, 0, ::fastrs::table_field!(ClientConfig, payload_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HistogramParams>>,
-                >(0x62, 0, ::fastrs::table_field!(ClientConfig, histogram_params)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
-                >(0x6a, 0x68, ::fastrs::table_field!(ClientConfig, core_list)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x70, 0, ::fastrs::table_field!(ClientConfig, core_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x7a, 0, ::fastrs::table_field!(ClientConfig, other_client_api)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelArg>>,
-                >(0x82, 0, ::fastrs::table_field!(ClientConfig, channel_args)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x88, 0, ::fastrs::table_field!(ClientConfig, threads_per_cq)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x90, 0, ::fastrs::table_field!(ClientConfig, messages_per_stream)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x98, 0, ::fastrs::table_field!(ClientConfig, use_coalesce_api)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0xa0,
-                    0,
-                    ::fastrs::table_field!(
-                        ClientConfig, median_latency_collection_interval_millis
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0xa8, 0, ::fastrs::table_field!(ClientConfig, client_processes)),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 0, 6, 7, 0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-                19,
-            ],
-            ::fastrs::table_field!(ClientConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.server_targets, r, depth, 0x0a)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<ClientType>,
+                    >(&mut self.client_type, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<SecurityParams>,
+                    >(&mut self.security_params, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.outstanding_rpcs_per_channel, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.client_channels, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.async_client_threads, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<RpcType>,
+                    >(&mut self.rpc_type, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<LoadParams>,
+                    >(&mut self.load_params, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<PayloadConfig>,
+                    >(&mut self.payload_config, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<HistogramParams>,
+                    >(&mut self.histogram_params, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Int32,
+                    >(r, &mut self.core_list)
+                }
+                0x68 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Int32,
+                    >(&mut self.core_list, r, depth, 0x68)
+                }
+                0x70 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.core_limit, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.other_client_api, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ChannelArg>,
+                    >(&mut self.channel_args, r, depth, 0x82)
+                }
+                0x88 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.threads_per_cq, r, depth)
+                }
+                0x90 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.messages_per_stream, r, depth)
+                }
+                0x98 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.use_coalesce_api, r, depth)
+                }
+                0xa0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.median_latency_collection_interval_millis, r, depth)
+                }
+                0xa8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.client_processes, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server_targets.clear();
@@ -787,16 +792,17 @@ impl ::fastrs::Message for ClientStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStatus> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ClientStats>>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientStatus, stats)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ClientStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ClientStats>,
+                    >(&mut self.stats, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.stats = ::core::option::Option::None;
@@ -848,16 +854,15 @@ impl ::fastrs::Message for Mark {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Mark> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(Mark, reset)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Mark, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<__fastrs::Bool>(&mut self.reset, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.reset = ::core::default::Default::default();
@@ -919,15 +924,48 @@ impl ::fastrs::Message for ClientArgs {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientArgs> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ClientArgs, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.argtype {
+                        ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ClientConfig>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.argtype = ::core::option::Option::Some(
+                                client_args::Argtype::Setup(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ClientConfig>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.argtype {
+                        ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<Mark>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.argtype = ::core::option::Option::Some(
+                                client_args::Argtype::Mark(
+                                    __fastrs::compact::read::<__fastrs::Msg<Mark>>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.argtype = ::core::option::Option::None;
@@ -948,53 +986,6 @@ impl ::fastrs::Message for ClientArgs {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ClientArgs {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.argtype {
-                    ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ClientConfig>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.argtype = ::core::option::Option::Some(
-                            client_args::Argtype::Setup(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ClientConfig>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.argtype {
-                    ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Mark>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.argtype = ::core::option::Option::Some(
-                            client_args::Argtype::Mark(
-                                __fastrs::compact::read::<__fastrs::Msg<Mark>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ClientArgs`].
@@ -1130,49 +1121,75 @@ impl ::fastrs::Message for ServerConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<ServerType>>,
-                >(0x08, 0, ::fastrs::table_field!(ServerConfig, server_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SecurityParams>>,
-                >(0x12, 0, ::fastrs::table_field!(ServerConfig, security_params)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x20, 0, ::fastrs::table_field!(ServerConfig, port)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x38, 0, ::fastrs::table_field!(ServerConfig, async_server_threads)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x40, 0, ::fastrs::table_field!(ServerConfig, core_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<PayloadConfig>>,
-                >(0x4a, 0, ::fastrs::table_field!(ServerConfig, payload_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
-                >(0x52, 0x50, ::fastrs::table_field!(ServerConfig, core_list)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x5a, 0, ::fastrs::table_field!(ServerConfig, other_server_api)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x60, 0, ::fastrs::table_field!(ServerConfig, threads_per_cq)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0xa8, 0, ::fastrs::table_field!(ServerConfig, server_processes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x1f48, 0, ::fastrs::table_field!(ServerConfig, resource_quota_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelArg>>,
-                >(0x1f52, 0, ::fastrs::table_field!(ServerConfig, channel_args)),
-            ],
-            &[0, 1, 2, 0, 3, 0, 0, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 0, 10],
-            ::fastrs::table_field!(ServerConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<ServerType>,
+                    >(&mut self.server_type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<SecurityParams>,
+                    >(&mut self.security_params, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<__fastrs::Int32>(&mut self.port, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.async_server_threads, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.core_limit, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<PayloadConfig>,
+                    >(&mut self.payload_config, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Int32,
+                    >(r, &mut self.core_list)
+                }
+                0x50 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Int32,
+                    >(&mut self.core_list, r, depth, 0x50)
+                }
+                0x5a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.other_server_api, r, depth)
+                }
+                0x60 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.threads_per_cq, r, depth)
+                }
+                0xa8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.server_processes, r, depth)
+                }
+                0x1f48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.resource_quota_size, r, depth)
+                }
+                0x1f52 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ChannelArg>,
+                    >(&mut self.channel_args, r, depth, 0x1f52)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server_type = ::core::default::Default::default();
@@ -1245,15 +1262,48 @@ impl ::fastrs::Message for ServerArgs {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerArgs> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ServerArgs, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.argtype {
+                        ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ServerConfig>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.argtype = ::core::option::Option::Some(
+                                server_args::Argtype::Setup(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ServerConfig>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.argtype {
+                        ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<Mark>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.argtype = ::core::option::Option::Some(
+                                server_args::Argtype::Mark(
+                                    __fastrs::compact::read::<__fastrs::Msg<Mark>>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.argtype = ::core::option::Option::None;
@@ -1274,53 +1324,6 @@ impl ::fastrs::Message for ServerArgs {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ServerArgs {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.argtype {
-                    ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ServerConfig>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.argtype = ::core::option::Option::Some(
-                            server_args::Argtype::Setup(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ServerConfig>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.argtype {
-                    ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Mark>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.argtype = ::core::option::Option::Some(
-                            server_args::Argtype::Mark(
-                                __fastrs::compact::read::<__fastrs::Msg<Mark>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ServerArgs`].
@@ -1374,22 +1377,25 @@ impl ::fastrs::Message for ServerStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerStatus> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerStats>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerStatus, stats)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ServerStatus, port)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(ServerStatus, cores)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ServerStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ServerStats>,
+                    >(&mut self.stats, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<__fastrs::Int32>(&mut self.port, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.cores, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.stats = ::core::option::Option::None;
@@ -1433,12 +1439,10 @@ impl ::fastrs::Message for CoreRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CoreRequest> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(CoreRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -1488,16 +1492,17 @@ impl ::fastrs::Message for CoreResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CoreResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(CoreResponse, cores)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CoreResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.cores, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cores = ::core::default::Default::default();
@@ -1539,12 +1544,10 @@ impl ::fastrs::Message for Void {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Void> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(Void, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -1657,37 +1660,50 @@ impl ::fastrs::Message for Scenario {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Scenario> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Scenario, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ClientConfig>>,
-                >(0x12, 0, ::fastrs::table_field!(Scenario, client_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(Scenario, num_clients)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerConfig>>,
-                >(0x22, 0, ::fastrs::table_field!(Scenario, server_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(Scenario, num_servers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x30, 0, ::fastrs::table_field!(Scenario, warmup_seconds)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x38, 0, ::fastrs::table_field!(Scenario, benchmark_seconds)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x40, 0, ::fastrs::table_field!(Scenario, spawn_local_worker_count)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(Scenario, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ClientConfig>,
+                    >(&mut self.client_config, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.num_clients, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ServerConfig>,
+                    >(&mut self.server_config, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.num_servers, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.warmup_seconds, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.benchmark_seconds, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.spawn_local_worker_count, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -1746,16 +1762,17 @@ impl ::fastrs::Message for Scenarios {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Scenarios> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Scenario>>,
-                >(0x0a, 0, ::fastrs::table_field!(Scenarios, scenarios)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Scenarios, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Scenario>,
+                    >(&mut self.scenarios, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scenarios.clear();
@@ -1985,137 +2002,110 @@ impl ::fastrs::Message for ScenarioResultSummary {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScenarioResultSummary> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(ScenarioResultSummary, qps)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x11,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, qps_per_server_core),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x19,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, server_system_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x21,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, server_user_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x29,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, client_system_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x31,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, client_user_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x39, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_50)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x41, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_90)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x49, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_95)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x51, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_99)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x59, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_999)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x61,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, server_cpu_usage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x69,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, successful_requests_per_second
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x71,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, failed_requests_per_second
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x79,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, client_polls_per_request
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x81,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, server_polls_per_request
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x89,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, server_queries_per_cpu_sec
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x91,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, client_queries_per_cpu_sec
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x09 => {
+                    __fastrs::compact::merge::<__fastrs::Double>(&mut self.qps, r, depth)
+                }
+                0x11 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.qps_per_server_core, r, depth)
+                }
+                0x19 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.server_system_time, r, depth)
+                }
+                0x21 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.server_user_time, r, depth)
+                }
+                0x29 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.client_system_time, r, depth)
+                }
+                0x31 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.client_user_time, r, depth)
+                }
+                0x39 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.latency_50, r, depth)
+                }
+                0x41 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.latency_90, r, depth)
+                }
+                0x49 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.latency_95, r, depth)
+                }
+                0x51 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.latency_99, r, depth)
+                }
+                0x59 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.latency_999, r, depth)
+                }
+                0x61 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.server_cpu_usage, r, depth)
+                }
+                0x69 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.successful_requests_per_second, r, depth)
+                }
+                0x71 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.failed_requests_per_second, r, depth)
+                }
+                0x79 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.client_polls_per_request, r, depth)
+                }
+                0x81 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.server_polls_per_request, r, depth)
+                }
+                0x89 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.server_queries_per_cpu_sec, r, depth)
+                }
+                0x91 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.client_queries_per_cpu_sec, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x9a, 0, ::fastrs::table_field!(ScenarioResultSummary, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_time, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(ScenarioResultSummary, end_time)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
-            ::fastrs::table_field!(ScenarioResultSummary, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.end_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.qps = ::core::default::Default::default();
@@ -2248,40 +2238,72 @@ impl ::fastrs::Message for ScenarioResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScenarioResult> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Scenario>>,
-                >(0x0a, 0, ::fastrs::table_field!(ScenarioResult, scenario)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HistogramData>>,
-                >(0x12, 0, ::fastrs::table_field!(ScenarioResult, latencies)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ClientStats>>,
-                >(0x1a, 0, ::fastrs::table_field!(ScenarioResult, client_stats)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ServerStats>>,
-                >(0x22, 0, ::fastrs::table_field!(ScenarioResult, server_stats)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
-                >(0x2a, 0x28, ::fastrs::table_field!(ScenarioResult, server_cores)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScenarioResultSummary>>,
-                >(0x32, 0, ::fastrs::table_field!(ScenarioResult, summary)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Bool>,
-                >(0x3a, 0x38, ::fastrs::table_field!(ScenarioResult, client_success)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Bool>,
-                >(0x42, 0x40, ::fastrs::table_field!(ScenarioResult, server_success)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<RequestResultCount>>,
-                >(0x4a, 0, ::fastrs::table_field!(ScenarioResult, request_results)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(ScenarioResult, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Scenario>,
+                    >(&mut self.scenario, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<HistogramData>,
+                    >(&mut self.latencies, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ClientStats>,
+                    >(&mut self.client_stats, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ServerStats>,
+                    >(&mut self.server_stats, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Int32,
+                    >(r, &mut self.server_cores)
+                }
+                0x28 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Int32,
+                    >(&mut self.server_cores, r, depth, 0x28)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ScenarioResultSummary>,
+                    >(&mut self.summary, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Bool,
+                    >(r, &mut self.client_success)
+                }
+                0x38 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Bool,
+                    >(&mut self.client_success, r, depth, 0x38)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Bool,
+                    >(r, &mut self.server_success)
+                }
+                0x40 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Bool,
+                    >(&mut self.server_success, r, depth, 0x40)
+                }
+                0x4a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<RequestResultCount>,
+                    >(&mut self.request_results, r, depth, 0x4a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scenario = ::core::option::Option::None;
@@ -2338,12 +2360,10 @@ impl ::fastrs::Message for Empty {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Empty> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(Empty, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -2396,16 +2416,15 @@ impl ::fastrs::Message for BoolValue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BoolValue> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(BoolValue, value)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(BoolValue, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<__fastrs::Bool>(&mut self.value, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.value = ::core::default::Default::default();
@@ -2467,19 +2486,20 @@ impl ::fastrs::Message for Payload {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Payload> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
-                >(0x08, 0, ::fastrs::table_field!(Payload, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Payload, body)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Payload, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<PayloadType>,
+                    >(&mut self.r#type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Bytes>(&mut self.body, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type = ::core::default::Default::default();
@@ -2539,19 +2559,20 @@ impl ::fastrs::Message for EchoStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EchoStatus> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(EchoStatus, code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(EchoStatus, message)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(EchoStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<__fastrs::Int32>(&mut self.code, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.message, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.code = ::core::default::Default::default();
@@ -2694,50 +2715,67 @@ impl ::fastrs::Message for SimpleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SimpleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
-                >(0x08, 0, ::fastrs::table_field!(SimpleRequest, response_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(SimpleRequest, response_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
-                >(0x1a, 0, ::fastrs::table_field!(SimpleRequest, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(SimpleRequest, fill_username)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(SimpleRequest, fill_oauth_scope)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(0x32, 0, ::fastrs::table_field!(SimpleRequest, response_compressed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<EchoStatus>>,
-                >(0x3a, 0, ::fastrs::table_field!(SimpleRequest, response_status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(0x42, 0, ::fastrs::table_field!(SimpleRequest, expect_compressed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x48, 0, ::fastrs::table_field!(SimpleRequest, fill_server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(SimpleRequest, fill_grpclb_route_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TestOrcaReport>>,
-                >(0x5a, 0, ::fastrs::table_field!(SimpleRequest, orca_per_query_report)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(SimpleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<PayloadType>,
+                    >(&mut self.response_type, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.response_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Payload>,
+                    >(&mut self.payload, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.fill_username, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.fill_oauth_scope, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<BoolValue>,
+                    >(&mut self.response_compressed, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<EchoStatus>,
+                    >(&mut self.response_status, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<BoolValue>,
+                    >(&mut self.expect_compressed, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.fill_server_id, r, depth)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.fill_grpclb_route_type, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<TestOrcaReport>,
+                    >(&mut self.orca_per_query_report, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.response_type = ::core::default::Default::default();
@@ -2847,31 +2885,42 @@ impl ::fastrs::Message for SimpleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SimpleResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(SimpleResponse, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(SimpleResponse, username)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(SimpleResponse, oauth_scope)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(SimpleResponse, server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<GrpclbRouteType>>,
-                >(0x28, 0, ::fastrs::table_field!(SimpleResponse, grpclb_route_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(SimpleResponse, hostname)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(SimpleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Payload>,
+                    >(&mut self.payload, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.username, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.oauth_scope, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.server_id, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<GrpclbRouteType>,
+                    >(&mut self.grpclb_route_type, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.hostname, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.payload = ::core::option::Option::None;
@@ -2939,23 +2988,22 @@ impl ::fastrs::Message for StreamingInputCallRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingInputCallRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(StreamingInputCallRequest, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(StreamingInputCallRequest, expect_compressed),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StreamingInputCallRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Payload>,
+                    >(&mut self.payload, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<BoolValue>,
+                    >(&mut self.expect_compressed, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.payload = ::core::option::Option::None;
@@ -3010,22 +3058,17 @@ impl ::fastrs::Message for StreamingInputCallResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingInputCallResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        StreamingInputCallResponse, aggregated_payload_size
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StreamingInputCallResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.aggregated_payload_size, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.aggregated_payload_size = ::core::default::Default::default();
@@ -3106,29 +3149,30 @@ impl ::fastrs::Message for ResponseParameters {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResponseParameters> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ResponseParameters, size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ResponseParameters, interval_us)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(0x1a, 0, ::fastrs::table_field!(ResponseParameters, compressed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ResponseParameters, fill_peer_socket_address),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ResponseParameters, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<__fastrs::Int32>(&mut self.size, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.interval_us, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<BoolValue>,
+                    >(&mut self.compressed, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<BoolValue>,
+                    >(&mut self.fill_peer_socket_address, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.size = ::core::default::Default::default();
@@ -3221,46 +3265,37 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingOutputCallRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(StreamingOutputCallRequest, response_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ResponseParameters>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StreamingOutputCallRequest, response_parameters
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
-                >(0x1a, 0, ::fastrs::table_field!(StreamingOutputCallRequest, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<EchoStatus>>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(StreamingOutputCallRequest, response_status),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TestOrcaReport>>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(StreamingOutputCallRequest, orca_oob_report),
-                ),
-            ],
-            &[0, 1, 2, 3, 0, 0, 0, 4, 5],
-            ::fastrs::table_field!(StreamingOutputCallRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::OpenEnum<PayloadType>,
+                    >(&mut self.response_type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ResponseParameters>,
+                    >(&mut self.response_parameters, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Payload>,
+                    >(&mut self.payload, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<EchoStatus>,
+                    >(&mut self.response_status, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<TestOrcaReport>,
+                    >(&mut self.orca_oob_report, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.response_type = ::core::default::Default::default();
@@ -3326,25 +3361,22 @@ impl ::fastrs::Message for StreamingOutputCallResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingOutputCallResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(StreamingOutputCallResponse, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StreamingOutputCallResponse, peer_socket_address
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StreamingOutputCallResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Payload>,
+                    >(&mut self.payload, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.peer_socket_address, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.payload = ::core::option::Option::None;
@@ -3399,20 +3431,17 @@ impl ::fastrs::Message for ReconnectParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ReconnectParams> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(ReconnectParams, max_reconnect_backoff_ms),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ReconnectParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.max_reconnect_backoff_ms, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.max_reconnect_backoff_ms = ::core::default::Default::default();
@@ -3468,19 +3497,27 @@ impl ::fastrs::Message for ReconnectInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ReconnectInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(ReconnectInfo, passed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
-                >(0x12, 0x10, ::fastrs::table_field!(ReconnectInfo, backoff_ms)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ReconnectInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.passed, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Int32,
+                    >(r, &mut self.backoff_ms)
+                }
+                0x10 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Int32,
+                    >(&mut self.backoff_ms, r, depth, 0x10)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.passed = ::core::default::Default::default();
@@ -3548,30 +3585,27 @@ impl ::fastrs::Message for LoadBalancerStatsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerStatsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(LoadBalancerStatsRequest, num_rpcs)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(LoadBalancerStatsRequest, timeout_sec),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(LoadBalancerStatsRequest, metadata_keys),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadBalancerStatsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.num_rpcs, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.timeout_sec, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.metadata_keys, r, depth, 0x1a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.num_rpcs = ::core::default::Default::default();
@@ -3662,23 +3696,68 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerStatsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(LoadBalancerStatsResponse, num_failures),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(LoadBalancerStatsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.rpcs_by_peer.capacity() == 0 {
+                        self.rpcs_by_peer
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Int32,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Int32,
+                    >(r, depth)?;
+                    self.rpcs_by_peer.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.num_failures, r, depth)
+                }
+                0x1a => {
+                    if self.rpcs_by_method.capacity() == 0 {
+                        self.rpcs_by_method
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<load_balancer_stats_response::RpcsByPeer>,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<load_balancer_stats_response::RpcsByPeer>,
+                    >(r, depth)?;
+                    self.rpcs_by_method.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    if self.metadatas_by_peer.capacity() == 0 {
+                        self.metadatas_by_peer
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<load_balancer_stats_response::MetadataByPeer>,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<load_balancer_stats_response::MetadataByPeer>,
+                    >(r, depth)?;
+                    self.metadatas_by_peer.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.rpcs_by_peer.clear();
@@ -3702,70 +3781,6 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadBalancerStatsResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.rpcs_by_peer.capacity() == 0 {
-                    self.rpcs_by_peer
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Int32,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Int32,
-                >(r, depth)?;
-                self.rpcs_by_peer.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                if self.rpcs_by_method.capacity() == 0 {
-                    self.rpcs_by_method
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<load_balancer_stats_response::RpcsByPeer>,
-                            >(r, 0x1a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<load_balancer_stats_response::RpcsByPeer>,
-                >(r, depth)?;
-                self.rpcs_by_method.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                if self.metadatas_by_peer.capacity() == 0 {
-                    self.metadatas_by_peer
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<load_balancer_stats_response::MetadataByPeer>,
-                            >(r, 0x22),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<load_balancer_stats_response::MetadataByPeer>,
-                >(r, depth)?;
-                self.metadatas_by_peer.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`LoadBalancerStatsResponse`].
@@ -3819,22 +3834,29 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MetadataEntry> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::OpenEnum<MetadataType>>,
-                    >(0x18, 0, ::fastrs::table_field!(MetadataEntry, r#type)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(MetadataEntry, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.key, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.value, r, depth)
+                    }
+                    0x18 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::OpenEnum<MetadataType>,
+                        >(&mut self.r#type, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.key.clear();
@@ -3889,16 +3911,19 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<RpcMetadata> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::Msg<MetadataEntry>>,
-                    >(0x0a, 0, ::fastrs::table_field!(RpcMetadata, metadata)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(RpcMetadata, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::push::<
+                            __fastrs::Msg<MetadataEntry>,
+                        >(&mut self.metadata, r, depth, 0x0a)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.metadata.clear();
@@ -3950,16 +3975,19 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MetadataByPeer> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::Msg<RpcMetadata>>,
-                    >(0x0a, 0, ::fastrs::table_field!(MetadataByPeer, rpc_metadata)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(MetadataByPeer, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::push::<
+                            __fastrs::Msg<RpcMetadata>,
+                        >(&mut self.rpc_metadata, r, depth, 0x0a)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.rpc_metadata.clear();
@@ -4016,12 +4044,31 @@ pub mod load_balancer_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<RpcsByPeer> = __fastrs::table::Table::new(
-                &[__fastrs::table::Entry::hooked(0x0a)],
-                &[0, 1],
-                ::fastrs::table_field!(RpcsByPeer, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        if self.rpcs_by_peer.capacity() == 0 {
+                            self.rpcs_by_peer
+                                .reserve(
+                                    __fastrs::map_run_length::<
+                                        __fastrs::Str,
+                                        __fastrs::Int32,
+                                    >(r, 0x0a),
+                                );
+                        }
+                        let (k, v) = __fastrs::read_map_entry::<
+                            __fastrs::Str,
+                            __fastrs::Int32,
+                        >(r, depth)?;
+                        self.rpcs_by_peer.insert(k, v);
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.rpcs_by_peer.clear();
@@ -4042,36 +4089,6 @@ pub mod load_balancer_stats_response {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for RpcsByPeer {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    if self.rpcs_by_peer.capacity() == 0 {
-                        self.rpcs_by_peer
-                            .reserve(
-                                __fastrs::map_run_length::<
-                                    __fastrs::Str,
-                                    __fastrs::Int32,
-                                >(r, 0x0a),
-                            );
-                    }
-                    let (k, v) = __fastrs::read_map_entry::<
-                        __fastrs::Str,
-                        __fastrs::Int32,
-                    >(r, depth)?;
-                    self.rpcs_by_peer.insert(k, v);
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -4133,12 +4150,10 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerAccumulatedStatsRequest> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(LoadBalancerAccumulatedStatsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -4244,17 +4259,84 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerAccumulatedStatsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(LoadBalancerAccumulatedStatsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.num_rpcs_started_by_method.capacity() == 0 {
+                        self.num_rpcs_started_by_method
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Int32,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Int32,
+                    >(r, depth)?;
+                    self.num_rpcs_started_by_method.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    if self.num_rpcs_succeeded_by_method.capacity() == 0 {
+                        self.num_rpcs_succeeded_by_method
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Int32,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Int32,
+                    >(r, depth)?;
+                    self.num_rpcs_succeeded_by_method.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    if self.num_rpcs_failed_by_method.capacity() == 0 {
+                        self.num_rpcs_failed_by_method
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Int32,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Int32,
+                    >(r, depth)?;
+                    self.num_rpcs_failed_by_method.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    if self.stats_per_method.capacity() == 0 {
+                        self.stats_per_method
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<
+                                        load_balancer_accumulated_stats_response::MethodStats,
+                                    >,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<
+                            load_balancer_accumulated_stats_response::MethodStats,
+                        >,
+                    >(r, depth)?;
+                    self.stats_per_method.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.num_rpcs_started_by_method.clear();
@@ -4278,89 +4360,6 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadBalancerAccumulatedStatsResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.num_rpcs_started_by_method.capacity() == 0 {
-                    self.num_rpcs_started_by_method
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Int32,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Int32,
-                >(r, depth)?;
-                self.num_rpcs_started_by_method.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                if self.num_rpcs_succeeded_by_method.capacity() == 0 {
-                    self.num_rpcs_succeeded_by_method
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Int32,
-                            >(r, 0x12),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Int32,
-                >(r, depth)?;
-                self.num_rpcs_succeeded_by_method.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                if self.num_rpcs_failed_by_method.capacity() == 0 {
-                    self.num_rpcs_failed_by_method
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Int32,
-                            >(r, 0x1a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Int32,
-                >(r, depth)?;
-                self.num_rpcs_failed_by_method.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                if self.stats_per_method.capacity() == 0 {
-                    self.stats_per_method
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<
-                                    load_balancer_accumulated_stats_response::MethodStats,
-                                >,
-                            >(r, 0x22),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<load_balancer_accumulated_stats_response::MethodStats>,
-                >(r, depth)?;
-                self.stats_per_method.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`LoadBalancerAccumulatedStatsResponse`].
@@ -4409,17 +4408,36 @@ pub mod load_balancer_accumulated_stats_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MethodStats> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(MethodStats, rpcs_started)),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(MethodStats, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int32,
+                        >(&mut self.rpcs_started, r, depth)
+                    }
+                    0x12 => {
+                        if self.result.capacity() == 0 {
+                            self.result
+                                .reserve(
+                                    __fastrs::map_run_length::<
+                                        __fastrs::Int32,
+                                        __fastrs::Int32,
+                                    >(r, 0x12),
+                                );
+                        }
+                        let (k, v) = __fastrs::read_map_entry::<
+                            __fastrs::Int32,
+                            __fastrs::Int32,
+                        >(r, depth)?;
+                        self.result.insert(k, v);
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.rpcs_started = ::core::default::Default::default();
@@ -4441,36 +4459,6 @@ pub mod load_balancer_accumulated_stats_response {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for MethodStats {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x12 => {
-                    if self.result.capacity() == 0 {
-                        self.result
-                            .reserve(
-                                __fastrs::map_run_length::<
-                                    __fastrs::Int32,
-                                    __fastrs::Int32,
-                                >(r, 0x12),
-                            );
-                    }
-                    let (k, v) = __fastrs::read_map_entry::<
-                        __fastrs::Int32,
-                        __fastrs::Int32,
-                    >(r, depth)?;
-                    self.result.insert(k, v);
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
 }
@@ -4524,26 +4512,32 @@ impl ::fastrs::Message for ClientConfigureRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientConfigureRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_packed::<
                         __fastrs::OpenEnum<client_configure_request::RpcType>,
-                    >,
-                >(0x0a, 0x08, ::fastrs::table_field!(ClientConfigureRequest, types)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(r, &mut self.types)
+                }
+                0x08 => {
+                    __fastrs::compact::push::<
+                        __fastrs::OpenEnum<client_configure_request::RpcType>,
+                    >(&mut self.types, r, depth, 0x08)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<client_configure_request::Metadata>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ClientConfigureRequest, metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(ClientConfigureRequest, timeout_sec)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ClientConfigureRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.metadata, r, depth, 0x12)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.timeout_sec, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.types.clear();
@@ -4616,22 +4610,29 @@ pub mod client_configure_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Metadata> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::OpenEnum<RpcType>>,
-                    >(0x08, 0, ::fastrs::table_field!(Metadata, r#type)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Metadata, key)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Metadata, value)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(Metadata, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::OpenEnum<RpcType>,
+                        >(&mut self.r#type, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.key, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.value, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.r#type = ::core::default::Default::default();
@@ -4712,12 +4713,10 @@ impl ::fastrs::Message for ClientConfigureResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientConfigureResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(ClientConfigureResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -4766,16 +4765,15 @@ impl ::fastrs::Message for MemorySize {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MemorySize> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(MemorySize, rss)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(MemorySize, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<__fastrs::Int64>(&mut self.rss, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.rss = ::core::default::Default::default();
@@ -4859,21 +4857,56 @@ impl ::fastrs::Message for TestOrcaReport {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TestOrcaReport> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(TestOrcaReport, cpu_utilization)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(TestOrcaReport, memory_utilization)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(TestOrcaReport, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x09 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.cpu_utilization, r, depth)
+                }
+                0x11 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.memory_utilization, r, depth)
+                }
+                0x1a => {
+                    if self.request_cost.capacity() == 0 {
+                        self.request_cost
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Double,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Double,
+                    >(r, depth)?;
+                    self.request_cost.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    if self.utilization.capacity() == 0 {
+                        self.utilization
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Double,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Double,
+                    >(r, depth)?;
+                    self.utilization.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cpu_utilization = ::core::default::Default::default();
@@ -4897,53 +4930,6 @@ impl ::fastrs::Message for TestOrcaReport {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for TestOrcaReport {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                if self.request_cost.capacity() == 0 {
-                    self.request_cost
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Double,
-                            >(r, 0x1a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Double,
-                >(r, depth)?;
-                self.request_cost.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                if self.utilization.capacity() == 0 {
-                    self.utilization
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Double,
-                            >(r, 0x22),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Double,
-                >(r, depth)?;
-                self.utilization.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Status that will be return to callers of the Hook method
@@ -4985,29 +4971,22 @@ impl ::fastrs::Message for SetReturnStatusRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetReturnStatusRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(SetReturnStatusRequest, grpc_code_to_return),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SetReturnStatusRequest, grpc_status_description
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SetReturnStatusRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.grpc_code_to_return, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.grpc_status_description, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.grpc_code_to_return = ::core::default::Default::default();
@@ -5090,27 +5069,32 @@ impl ::fastrs::Message for HookRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HookRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<hook_request::HookRequestCommand>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(HookRequest, command)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(HookRequest, grpc_code_to_return)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(HookRequest, grpc_status_description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x20, 0, ::fastrs::table_field!(HookRequest, server_port)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(HookRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.command, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.grpc_code_to_return, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.grpc_status_description, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.server_port, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.command = ::core::default::Default::default();
@@ -5204,12 +5188,10 @@ impl ::fastrs::Message for HookResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HookResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(HookResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -5265,19 +5247,22 @@ impl ::fastrs::Message for ByteBufferParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ByteBufferParams> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ByteBufferParams, req_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ByteBufferParams, resp_size)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ByteBufferParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.req_size, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.resp_size, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.req_size = ::core::default::Default::default();
@@ -5335,19 +5320,22 @@ impl ::fastrs::Message for SimpleProtoParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SimpleProtoParams> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(SimpleProtoParams, req_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(SimpleProtoParams, resp_size)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SimpleProtoParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.req_size, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.resp_size, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.req_size = ::core::default::Default::default();
@@ -5392,12 +5380,10 @@ impl ::fastrs::Message for ComplexProtoParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComplexProtoParams> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(ComplexProtoParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -5472,16 +5458,75 @@ impl ::fastrs::Message for PayloadConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PayloadConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(PayloadConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            payload_config::Payload::BytebufParams(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ByteBufferParams>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                payload_config::Payload::BytebufParams(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ByteBufferParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            payload_config::Payload::SimpleParams(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<SimpleProtoParams>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                payload_config::Payload::SimpleParams(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<SimpleProtoParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.payload {
+                        ::core::option::Option::Some(
+                            payload_config::Payload::ComplexParams(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ComplexProtoParams>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.payload = ::core::option::Option::Some(
+                                payload_config::Payload::ComplexParams(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ComplexProtoParams>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.payload = ::core::option::Option::None;
@@ -5502,82 +5547,6 @@ impl ::fastrs::Message for PayloadConfig {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for PayloadConfig {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        payload_config::Payload::BytebufParams(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ByteBufferParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            payload_config::Payload::BytebufParams(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ByteBufferParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        payload_config::Payload::SimpleParams(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<SimpleProtoParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            payload_config::Payload::SimpleParams(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<SimpleProtoParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        payload_config::Payload::ComplexParams(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ComplexProtoParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            payload_config::Payload::ComplexParams(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ComplexProtoParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`PayloadConfig`].
@@ -5672,34 +5641,47 @@ impl ::fastrs::Message for ServerStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerStats> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(ServerStats, time_elapsed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(ServerStats, time_user)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(ServerStats, time_system)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x20, 0, ::fastrs::table_field!(ServerStats, total_cpu_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x28, 0, ::fastrs::table_field!(ServerStats, idle_cpu_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x30, 0, ::fastrs::table_field!(ServerStats, cq_poll_count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<super::core::Stats>>,
-                >(0x3a, 0, ::fastrs::table_field!(ServerStats, core_stats)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ServerStats, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x09 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.time_elapsed, r, depth)
+                }
+                0x11 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.time_user, r, depth)
+                }
+                0x19 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.time_system, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint64,
+                    >(&mut self.total_cpu_time, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint64,
+                    >(&mut self.idle_cpu_time, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint64,
+                    >(&mut self.cq_poll_count, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<super::core::Stats>,
+                    >(&mut self.core_stats, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.time_elapsed = ::core::default::Default::default();
@@ -5765,19 +5747,22 @@ impl ::fastrs::Message for HistogramParams {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HistogramParams> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(HistogramParams, resolution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(HistogramParams, max_possible)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(HistogramParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x09 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.resolution, r, depth)
+                }
+                0x11 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.max_possible, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.resolution = ::core::default::Default::default();
@@ -5862,31 +5847,45 @@ impl ::fastrs::Message for HistogramData {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HistogramData> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Uint32>,
-                >(0x0a, 0x08, ::fastrs::table_field!(HistogramData, bucket)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(HistogramData, min_seen)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(HistogramData, max_seen)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x21, 0, ::fastrs::table_field!(HistogramData, sum)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x29, 0, ::fastrs::table_field!(HistogramData, sum_of_squares)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x31, 0, ::fastrs::table_field!(HistogramData, count)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(HistogramData, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Uint32,
+                    >(r, &mut self.bucket)
+                }
+                0x08 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Uint32,
+                    >(&mut self.bucket, r, depth, 0x08)
+                }
+                0x11 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.min_seen, r, depth)
+                }
+                0x19 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.max_seen, r, depth)
+                }
+                0x21 => {
+                    __fastrs::compact::merge::<__fastrs::Double>(&mut self.sum, r, depth)
+                }
+                0x29 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.sum_of_squares, r, depth)
+                }
+                0x31 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.count, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.bucket.clear();
@@ -5948,19 +5947,22 @@ impl ::fastrs::Message for RequestResultCount {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestResultCount> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(RequestResultCount, status_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(RequestResultCount, count)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RequestResultCount, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.status_code, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.count, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.status_code = ::core::default::Default::default();
@@ -6061,34 +6063,47 @@ impl ::fastrs::Message for ClientStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStats> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HistogramData>>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientStats, latencies)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(ClientStats, time_elapsed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(ClientStats, time_user)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x21, 0, ::fastrs::table_field!(ClientStats, time_system)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<RequestResultCount>>,
-                >(0x2a, 0, ::fastrs::table_field!(ClientStats, request_results)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x30, 0, ::fastrs::table_field!(ClientStats, cq_poll_count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<super::core::Stats>>,
-                >(0x3a, 0, ::fastrs::table_field!(ClientStats, core_stats)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ClientStats, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<HistogramData>,
+                    >(&mut self.latencies, r, depth)
+                }
+                0x11 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.time_elapsed, r, depth)
+                }
+                0x19 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.time_user, r, depth)
+                }
+                0x21 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.time_system, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<RequestResultCount>,
+                    >(&mut self.request_results, r, depth, 0x2a)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint64,
+                    >(&mut self.cq_poll_count, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<super::core::Stats>,
+                    >(&mut self.core_stats, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.latencies = ::core::option::Option::None;

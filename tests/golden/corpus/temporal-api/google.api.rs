@@ -50,19 +50,22 @@ impl ::fastrs::Message for Http {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Http> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<HttpRule>>,
-                >(0x0a, 0, ::fastrs::table_field!(Http, rules)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(Http, fully_decode_reserved_expansion)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Http, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<HttpRule>,
+                    >(&mut self.rules, r, depth, 0x0a)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.fully_decode_reserved_expansion, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.rules.clear();
@@ -466,31 +469,124 @@ impl ::fastrs::Message for HttpRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HttpRule> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HttpRule, selector)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(HttpRule, body)),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<HttpRule>>,
-                >(0x5a, 0, ::fastrs::table_field!(HttpRule, additional_bindings)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x62, 0, ::fastrs::table_field!(HttpRule, response_body)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 10],
-            ::fastrs::table_field!(HttpRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.selector, r, depth)
+                }
+                0x12 => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Get(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Put(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Post(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Delete(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Patch(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.body, r, depth)
+                }
+                0x42 => {
+                    match &mut self.pattern {
+                        ::core::option::Option::Some(http_rule::Pattern::Custom(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<CustomHttpPattern>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.pattern = ::core::option::Option::Some(
+                                http_rule::Pattern::Custom(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<CustomHttpPattern>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x5a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<HttpRule>,
+                    >(&mut self.additional_bindings, r, depth, 0x5a)
+                }
+                0x62 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.response_body, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.selector.clear();
@@ -515,113 +611,6 @@ impl ::fastrs::Message for HttpRule {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for HttpRule {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Get(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Put(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Post(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Delete(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Patch(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Custom(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CustomHttpPattern>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Custom(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CustomHttpPattern>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`HttpRule`].
@@ -686,19 +675,18 @@ impl ::fastrs::Message for CustomHttpPattern {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CustomHttpPattern> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CustomHttpPattern, kind)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CustomHttpPattern, path)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CustomHttpPattern, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.kind, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.path, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.kind.clear();

@@ -54,15 +54,54 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionOutcome> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ActivityExecutionOutcome, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.value {
+                        ::core::option::Option::Some(
+                            activity_execution_outcome::Value::Result(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::common::v1::Payloads>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.value = ::core::option::Option::Some(
+                                activity_execution_outcome::Value::Result(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.value {
+                        ::core::option::Option::Some(
+                            activity_execution_outcome::Value::Failure(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::failure::v1::Failure>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.value = ::core::option::Option::Some(
+                                activity_execution_outcome::Value::Failure(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.value = ::core::option::Option::None;
@@ -83,61 +122,6 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ActivityExecutionOutcome {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.value {
-                    ::core::option::Option::Some(
-                        activity_execution_outcome::Value::Result(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::common::v1::Payloads>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            activity_execution_outcome::Value::Result(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::common::v1::Payloads>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.value {
-                    ::core::option::Option::Some(
-                        activity_execution_outcome::Value::Failure(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            activity_execution_outcome::Value::Failure(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ActivityExecutionOutcome`].
@@ -271,65 +255,52 @@ impl ::fastrs::Message for ActivityOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityOptions> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ActivityOptions, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ActivityOptions, schedule_to_close_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ActivityOptions, schedule_to_start_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ActivityOptions, start_to_close_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(ActivityOptions, heartbeat_timeout)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_timeout, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(ActivityOptions, retry_policy)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(ActivityOptions, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x42, 0, ::fastrs::table_field!(ActivityOptions, start_delay)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(ActivityOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_delay, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_queue = ::core::option::Option::None;
@@ -798,278 +769,204 @@ impl ::fastrs::Message for ActivityExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ActivityExecutionInfo, activity_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ActivityExecutionInfo, run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::ActivityType>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ActivityExecutionInfo, activity_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.activity_type, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ActivityExecutionStatus,
                         >,
-                    >,
-                >(0x20, 0, ::fastrs::table_field!(ActivityExecutionInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.status, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(ActivityExecutionInfo, run_state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(ActivityExecutionInfo, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.run_state, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, start_to_close_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, heartbeat_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_timeout, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(0x5a, 0, ::fastrs::table_field!(ActivityExecutionInfo, retry_policy)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, heartbeat_details),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_details, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, last_heartbeat_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_heartbeat_time, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, last_started_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x78, 0, ::fastrs::table_field!(ActivityExecutionInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_started_time, r, depth)
+                }
+                0x78 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, execution_duration),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution_duration, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x8a, 0, ::fastrs::table_field!(ActivityExecutionInfo, schedule_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_time, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, expiration_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.expiration_time, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x9a, 0, ::fastrs::table_field!(ActivityExecutionInfo, close_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.close_time, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(ActivityExecutionInfo, last_failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, last_worker_identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_failure, r, depth)
+                }
+                0xaa => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.last_worker_identity, r, depth)
+                }
+                0xb2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, current_retry_interval),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.current_retry_interval, r, depth)
+                }
+                0xba => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_attempt_complete_time, r, depth)
+                }
+                0xc2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.next_attempt_schedule_time, r, depth)
+                }
+                0xca => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0xca,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, last_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_deployment_version, r, depth)
+                }
+                0xd2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(0xd2, 0, ::fastrs::table_field!(ActivityExecutionInfo, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xd8,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, state_transition_count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xe0,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, state_size_bytes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0xd8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.state_transition_count, r, depth)
+                }
+                0xe0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.state_size_bytes, r, depth)
+                }
+                0xea => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0xea,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0xf2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(0xf2, 0, ::fastrs::table_field!(ActivityExecutionInfo, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0xfa => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(0xfa, 0, ::fastrs::table_field!(ActivityExecutionInfo, user_metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x102,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, canceled_reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.user_metadata, r, depth)
+                }
+                0x102 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.canceled_reason, r, depth)
+                }
+                0x10a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0x10a, 0, ::fastrs::table_field!(ActivityExecutionInfo, links)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x110,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, total_heartbeat_count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x11a, 0, ::fastrs::table_field!(ActivityExecutionInfo, sdk_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x122, 0, ::fastrs::table_field!(ActivityExecutionInfo, sdk_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.links, r, depth, 0x10a)
+                }
+                0x110 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.total_heartbeat_count, r, depth)
+                }
+                0x11a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.sdk_name, r, depth)
+                }
+                0x122 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.sdk_version, r, depth)
+                }
+                0x12a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12a, 0, ::fastrs::table_field!(ActivityExecutionInfo, start_delay)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_delay, r, depth)
+                }
+                0x132 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x132,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, execution_time),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38,
-            ],
-            ::fastrs::table_field!(ActivityExecutionInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.execution_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_id.clear();
@@ -1279,107 +1176,72 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionListInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ActivityExecutionListInfo, run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::ActivityType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, activity_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.activity_type, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, schedule_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_time, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, close_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.close_time, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ActivityExecutionStatus,
                         >,
-                    >,
-                >(0x30, 0, ::fastrs::table_field!(ActivityExecutionListInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.status, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionListInfo, state_transition_count
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, state_size_bytes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.state_transition_count, r, depth)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.state_size_bytes, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, execution_duration),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution_duration, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, execution_time),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            ::fastrs::table_field!(ActivityExecutionListInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.execution_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_id.clear();
@@ -1454,21 +1316,22 @@ impl ::fastrs::Message for CallbackInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallbackInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<callback_info::Trigger>>,
-                >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, trigger)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<callback_info::Trigger>,
+                    >(&mut self.trigger, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::callback::v1::CallbackInfo>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(CallbackInfo, info)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CallbackInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.trigger = ::core::option::Option::None;
@@ -1516,12 +1379,12 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ActivityClosed> = __fastrs::table::Table::new(
-                &[],
-                &[],
-                ::fastrs::table_field!(ActivityClosed, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                r.skip_field(tag, depth, &mut self.unknown_fields)?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.unknown_fields.clear();
@@ -1577,12 +1440,35 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Trigger> = __fastrs::table::Table::new(
-                &[__fastrs::table::Entry::hooked(0x0a)],
-                &[0, 1],
-                ::fastrs::table_field!(Trigger, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        match &mut self.variant {
+                            ::core::option::Option::Some(
+                                trigger::Variant::ActivityClosed(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<ActivityClosed>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.variant = ::core::option::Option::Some(
+                                    trigger::Variant::ActivityClosed(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<ActivityClosed>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.variant = ::core::option::Option::None;
@@ -1603,40 +1489,6 @@ pub mod callback_info {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Trigger {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.variant {
-                        ::core::option::Option::Some(
-                            trigger::Variant::ActivityClosed(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<ActivityClosed>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.variant = ::core::option::Option::Some(
-                                trigger::Variant::ActivityClosed(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<ActivityClosed>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
     /// Types nested in [`Trigger`].

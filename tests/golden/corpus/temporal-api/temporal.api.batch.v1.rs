@@ -80,36 +80,35 @@ impl ::fastrs::Message for BatchOperationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationInfo, job_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.job_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::BatchOperationState>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(BatchOperationInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.state, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(BatchOperationInfo, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_time, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(BatchOperationInfo, close_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.close_time, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::BatchOperationType>,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(BatchOperationInfo, operation_type)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(BatchOperationInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.operation_type, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.job_id.clear();
@@ -177,21 +176,22 @@ impl ::fastrs::Message for BatchOperationTermination {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationTermination> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationTermination, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(BatchOperationTermination, identity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BatchOperationTermination, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.details = ::core::option::Option::None;
@@ -254,27 +254,20 @@ impl ::fastrs::Message for BatchOperationTerminateActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationTerminateActivities> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationTerminateActivities, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(BatchOperationTerminateActivities, reason),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BatchOperationTerminateActivities, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -357,29 +350,30 @@ impl ::fastrs::Message for BatchOperationSignal {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationSignal> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationSignal, signal)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.signal, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(BatchOperationSignal, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(BatchOperationSignal, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(BatchOperationSignal, identity)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(BatchOperationSignal, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.header, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.signal.clear();
@@ -436,16 +430,17 @@ impl ::fastrs::Message for BatchOperationCancellation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationCancellation> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationCancellation, identity)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(BatchOperationCancellation, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -507,27 +502,20 @@ impl ::fastrs::Message for BatchOperationCancelActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationCancelActivities> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationCancelActivities, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(BatchOperationCancelActivities, reason),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BatchOperationCancelActivities, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -581,16 +569,17 @@ impl ::fastrs::Message for BatchOperationDeletion {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationDeletion> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationDeletion, identity)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(BatchOperationDeletion, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -634,12 +623,10 @@ impl ::fastrs::Message for BatchOperationDeleteActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationDeleteActivities> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(BatchOperationDeleteActivities, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -746,44 +733,37 @@ impl ::fastrs::Message for BatchOperationReset {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationReset> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ResetType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(BatchOperationReset, reset_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.reset_type, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(BatchOperationReset, reset_reapply_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(BatchOperationReset, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.reset_reapply_type, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::ResetOptions>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(BatchOperationReset, options)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.options, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::workflow::v1::PostResetOperation>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationReset, post_reset_operations),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(BatchOperationReset, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.post_reset_operations, r, depth, 0x2a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.reset_type = ::core::default::Default::default();
@@ -867,51 +847,29 @@ impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationUpdateWorkflowExecutionOptions,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateWorkflowExecutionOptions, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::workflow::v1::WorkflowExecutionOptions,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateWorkflowExecutionOptions,
-                        workflow_execution_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_options, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateWorkflowExecutionOptions, update_mask
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                BatchOperationUpdateWorkflowExecutionOptions, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_mask, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -1020,49 +978,57 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationUnpauseActivities> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationUnpauseActivities, identity),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUnpauseActivities, reset_attempts
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUnpauseActivities, reset_heartbeat
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            batch_operation_unpause_activities::Activity::Type(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                batch_operation_unpause_activities::Activity::Type(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x18 => {
+                    self.activity = ::core::option::Option::Some(
+                        batch_operation_unpause_activities::Activity::MatchAll(
+                            __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.reset_attempts, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.reset_heartbeat, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(BatchOperationUnpauseActivities, jitter),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(BatchOperationUnpauseActivities, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.jitter, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -1087,44 +1053,6 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for BatchOperationUnpauseActivities {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_unpause_activities::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            batch_operation_unpause_activities::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.activity = ::core::option::Option::Some(
-                    batch_operation_unpause_activities::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`BatchOperationUnpauseActivities`].
@@ -1195,22 +1123,55 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationTriggerWorkflowRule> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationTriggerWorkflowRule, identity),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(BatchOperationTriggerWorkflowRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    match &mut self.rule {
+                        ::core::option::Option::Some(
+                            batch_operation_trigger_workflow_rule::Rule::Id(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.rule = ::core::option::Option::Some(
+                                batch_operation_trigger_workflow_rule::Rule::Id(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.rule {
+                        ::core::option::Option::Some(
+                            batch_operation_trigger_workflow_rule::Rule::Spec(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.rule = ::core::option::Option::Some(
+                                batch_operation_trigger_workflow_rule::Rule::Spec(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -1232,57 +1193,6 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for BatchOperationTriggerWorkflowRule {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.rule {
-                    ::core::option::Option::Some(
-                        batch_operation_trigger_workflow_rule::Rule::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.rule = ::core::option::Option::Some(
-                            batch_operation_trigger_workflow_rule::Rule::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.rule {
-                    ::core::option::Option::Some(
-                        batch_operation_trigger_workflow_rule::Rule::Spec(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.rule = ::core::option::Option::Some(
-                            batch_operation_trigger_workflow_rule::Rule::Spec(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`BatchOperationTriggerWorkflowRule`].
@@ -1400,63 +1310,67 @@ impl ::fastrs::Message for BatchOperationResetActivities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationResetActivities> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationResetActivities, identity),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(BatchOperationResetActivities, reset_attempts),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationResetActivities, reset_heartbeat
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(BatchOperationResetActivities, keep_paused),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            batch_operation_reset_activities::Activity::Type(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                batch_operation_reset_activities::Activity::Type(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x18 => {
+                    self.activity = ::core::option::Option::Some(
+                        batch_operation_reset_activities::Activity::MatchAll(
+                            __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.reset_attempts, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.reset_heartbeat, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.keep_paused, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationResetActivities, jitter),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationResetActivities, restore_original_options
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(BatchOperationResetActivities, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.jitter, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.restore_original_options, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -1483,44 +1397,6 @@ impl ::fastrs::Message for BatchOperationResetActivities {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for BatchOperationResetActivities {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_reset_activities::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            batch_operation_reset_activities::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.activity = ::core::option::Option::Some(
-                    batch_operation_reset_activities::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`BatchOperationResetActivities`].
@@ -1630,53 +1506,57 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationUpdateActivityOptions> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationUpdateActivityOptions, identity),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            batch_operation_update_activity_options::Activity::Type(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                batch_operation_update_activity_options::Activity::Type(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x18 => {
+                    self.activity = ::core::option::Option::Some(
+                        batch_operation_update_activity_options::Activity::MatchAll(
+                            __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateActivityOptions, activity_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.activity_options, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateActivityOptions, update_mask
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateActivityOptions, restore_original
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(BatchOperationUpdateActivityOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_mask, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.restore_original, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -1701,44 +1581,6 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for BatchOperationUpdateActivityOptions {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_update_activity_options::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            batch_operation_update_activity_options::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.activity = ::core::option::Option::Some(
-                    batch_operation_update_activity_options::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`BatchOperationUpdateActivityOptions`].

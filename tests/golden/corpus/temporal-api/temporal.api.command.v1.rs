@@ -175,146 +175,77 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleActivityTaskCommandAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::ActivityType>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, activity_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.activity_type, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ScheduleActivityTaskCommandAttributes, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(ScheduleActivityTaskCommandAttributes, input),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, heartbeat_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_timeout, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x60,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, request_eager_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, use_workflow_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x60 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.request_eager_execution, r, depth)
+                }
+                0x68 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.use_workflow_build_id, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, priority
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-            ::fastrs::table_field!(ScheduleActivityTaskCommandAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.priority, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_id.clear();
@@ -379,26 +310,17 @@ impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelActivityTaskCommandAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelActivityTaskCommandAttributes, scheduled_event_id
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                RequestCancelActivityTaskCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -463,31 +385,22 @@ impl ::fastrs::Message for StartTimerCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartTimerCommandAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StartTimerCommandAttributes, timer_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.timer_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartTimerCommandAttributes, start_to_fire_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StartTimerCommandAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_to_fire_timeout, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timer_id.clear();
@@ -540,28 +453,17 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            CompleteWorkflowExecutionCommandAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        CompleteWorkflowExecutionCommandAttributes, result
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                CompleteWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.result, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.result = ::core::option::Option::None;
@@ -613,26 +515,17 @@ impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FailWorkflowExecutionCommandAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        FailWorkflowExecutionCommandAttributes, failure
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                FailWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failure, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.failure = ::core::option::Option::None;
@@ -683,20 +576,17 @@ impl ::fastrs::Message for CancelTimerCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelTimerCommandAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(CancelTimerCommandAttributes, timer_id),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CancelTimerCommandAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.timer_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timer_id.clear();
@@ -748,26 +638,17 @@ impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelWorkflowExecutionCommandAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        CancelWorkflowExecutionCommandAttributes, details
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                CancelWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.details = ::core::option::Option::None;
@@ -862,74 +743,38 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttribut
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelExternalWorkflowExecutionCommandAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes,
-                        workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes,
-                        child_workflow_only
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes, reason
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                RequestCancelExternalWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.child_workflow_only, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -1049,87 +894,47 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            SignalExternalWorkflowExecutionCommandAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, signal_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.signal_name, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes,
-                        child_workflow_only
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.child_workflow_only, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, header
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                SignalExternalWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.header, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -1193,29 +998,17 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            UpsertWorkflowSearchAttributesCommandAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpsertWorkflowSearchAttributesCommandAttributes,
-                        search_attributes
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                UpsertWorkflowSearchAttributesCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.search_attributes, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.search_attributes = ::core::option::Option::None;
@@ -1270,28 +1063,17 @@ impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ModifyWorkflowPropertiesCommandAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ModifyWorkflowPropertiesCommandAttributes, upserted_memo
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                ModifyWorkflowPropertiesCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.upserted_memo, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.upserted_memo = ::core::option::Option::None;
@@ -1372,39 +1154,44 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordMarkerCommandAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RecordMarkerCommandAttributes, marker_name),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.marker_name, r, depth)
+                }
+                0x12 => {
+                    if self.details.capacity() == 0 {
+                        self.details
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<super::super::common::v1::Payloads>,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                    >(r, depth)?;
+                    self.details.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RecordMarkerCommandAttributes, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RecordMarkerCommandAttributes, failure),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(RecordMarkerCommandAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failure, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.marker_name.clear();
@@ -1428,36 +1215,6 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for RecordMarkerCommandAttributes {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                if self.details.capacity() == 0 {
-                    self.details
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<super::super::common::v1::Payloads>,
-                            >(r, 0x12),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payloads>,
-                >(r, depth)?;
-                self.details.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1656,199 +1413,96 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ContinueAsNewWorkflowExecutionCommandAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_run_timeout, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_task_timeout, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        backoff_start_interval
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.backoff_start_interval, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ContinueAsNewInitiator,
                         >,
-                    >,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, initiator
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.initiator, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.failure, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        last_completion_result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, cron_schedule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_completion_result, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cron_schedule, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, memo
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x78,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, inherit_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x78 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.inherit_build_id, r, depth)
+                }
+                0x80 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ContinueAsNewVersioningBehavior,
                         >,
-                    >,
-                >(
-                    0x80,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        initial_versioning_behavior
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
-            ::fastrs::table_field!(
-                ContinueAsNewWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.initial_versioning_behavior, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_type = ::core::option::Option::None;
@@ -2111,222 +1765,109 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            StartChildWorkflowExecutionCommandAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes,
-                        workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_timeout, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes,
-                        workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_run_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes,
-                        workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_task_timeout, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
-                    >,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, parent_close_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.parent_close_policy, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes,
-                        workflow_id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, cron_schedule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cron_schedule, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, memo
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x88,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, inherit_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x88 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.inherit_build_id, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, priority
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, versioning_override
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
-            ::fastrs::table_field!(
-                StartChildWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.versioning_override, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -2395,20 +1936,17 @@ impl ::fastrs::Message for ProtocolMessageCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ProtocolMessageCommandAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ProtocolMessageCommandAttributes, message_id),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ProtocolMessageCommandAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.message_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.message_id.clear();
@@ -2559,89 +2097,64 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleNexusOperationCommandAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, endpoint
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, service
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, operation
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.endpoint, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.service, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes,
-                        schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x32 => {
+                    if self.nexus_header.capacity() == 0 {
+                        self.nexus_header
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x32),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.nexus_header.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes,
-                        schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, start_to_close_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(
-                ScheduleNexusOperationCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.endpoint.clear();
@@ -2669,36 +2182,6 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ScheduleNexusOperationCommandAttributes {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                if self.nexus_header.capacity() == 0 {
-                    self.nexus_header
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x32),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.nexus_header.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2732,26 +2215,17 @@ impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelNexusOperationCommandAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelNexusOperationCommandAttributes, scheduled_event_id
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                RequestCancelNexusOperationCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -3076,45 +2550,424 @@ impl ::fastrs::Message for Command {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Command> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::CommandType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(Command, command_type)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::hooked(0x4a),
-                __fastrs::table::Entry::hooked(0x52),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::hooked(0x7a),
-                __fastrs::table::Entry::hooked(0x8a),
-                __fastrs::table::Entry::hooked(0x92),
-                __fastrs::table::Entry::hooked(0x9a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.command_type, r, depth)
+                }
+                0x12 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ScheduleActivityTaskCommandAttributes(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ScheduleActivityTaskCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::StartTimerCommandAttributes(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<StartTimerCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::StartTimerCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<StartTimerCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::CompleteWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::CompleteWorkflowExecutionCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::FailWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::FailWorkflowExecutionCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::RequestCancelActivityTaskCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::RequestCancelActivityTaskCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::CancelTimerCommandAttributes(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<CancelTimerCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::CancelTimerCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<CancelTimerCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::CancelWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::CancelWorkflowExecutionCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x4a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    RequestCancelExternalWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            RequestCancelExternalWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x52 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::RecordMarkerCommandAttributes(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<RecordMarkerCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::RecordMarkerCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<RecordMarkerCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x5a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    ContinueAsNewWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            ContinueAsNewWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x62 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::StartChildWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::StartChildWorkflowExecutionCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x6a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    SignalExternalWorkflowExecutionCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            SignalExternalWorkflowExecutionCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x72 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    UpsertWorkflowSearchAttributesCommandAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            UpsertWorkflowSearchAttributesCommandAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x7a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ProtocolMessageCommandAttributes(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ProtocolMessageCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ProtocolMessageCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ProtocolMessageCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x8a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ModifyWorkflowPropertiesCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ModifyWorkflowPropertiesCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x92 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::ScheduleNexusOperationCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::ScheduleNexusOperationCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x9a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            command::Attributes::RequestCancelNexusOperationCommandAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                command::Attributes::RequestCancelNexusOperationCommandAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x96a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(0x96a, 0, ::fastrs::table_field!(Command, user_metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.user_metadata, r, depth)
+                }
+                0x972 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::sdk::v1::EventGroupMarker>,
-                    >,
-                >(0x972, 0, ::fastrs::table_field!(Command, event_group_markers)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 16, 17, 18],
-            ::fastrs::table_field!(Command, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.event_group_markers, r, depth, 0x972)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.command_type = ::core::default::Default::default();
@@ -3138,408 +2991,6 @@ impl ::fastrs::Message for Command {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Command {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ScheduleActivityTaskCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ScheduleActivityTaskCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::StartTimerCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartTimerCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::StartTimerCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartTimerCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::CompleteWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::CompleteWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::FailWorkflowExecutionCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::FailWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelActivityTaskCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::RequestCancelActivityTaskCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::CancelTimerCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelTimerCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::CancelTimerCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelTimerCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::CancelWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                RequestCancelExternalWorkflowExecutionCommandAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        RequestCancelExternalWorkflowExecutionCommandAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x52 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::RecordMarkerCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<RecordMarkerCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::RecordMarkerCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<RecordMarkerCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ContinueAsNewWorkflowExecutionCommandAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::StartChildWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::StartChildWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x6a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                SignalExternalWorkflowExecutionCommandAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        SignalExternalWorkflowExecutionCommandAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                UpsertWorkflowSearchAttributesCommandAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        UpsertWorkflowSearchAttributesCommandAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x7a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ProtocolMessageCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ProtocolMessageCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ProtocolMessageCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ProtocolMessageCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x8a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ModifyWorkflowPropertiesCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x92 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ScheduleNexusOperationCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ScheduleNexusOperationCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x9a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelNexusOperationCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::RequestCancelNexusOperationCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Command`].

@@ -44,21 +44,20 @@ impl ::fastrs::Message for DataBlob {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DataBlob> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::EncodingType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(DataBlob, encoding_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(DataBlob, data)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DataBlob, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.encoding_type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Bytes>(&mut self.data, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.encoding_type = ::core::default::Default::default();
@@ -111,16 +110,17 @@ impl ::fastrs::Message for Payloads {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Payloads> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(Payloads, payloads)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Payloads, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Payload>,
+                    >(&mut self.payloads, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.payloads.clear();
@@ -195,22 +195,37 @@ impl ::fastrs::Message for Payload {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Payload> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Payload, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.metadata.capacity() == 0 {
+                        self.metadata
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Bytes,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Bytes,
+                    >(r, depth)?;
+                    self.metadata.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Bytes>(&mut self.data, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<payload::ExternalPayloadDetails>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(Payload, external_payloads)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Payload, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.external_payloads, r, depth, 0x1a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.metadata.clear();
@@ -233,36 +248,6 @@ impl ::fastrs::Message for Payload {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Payload {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.metadata.capacity() == 0 {
-                    self.metadata
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Bytes,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Bytes,
-                >(r, depth)?;
-                self.metadata.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Payload`].
@@ -300,20 +285,19 @@ pub mod payload {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ExternalPayloadDetails> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(ExternalPayloadDetails, size_bytes),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(ExternalPayloadDetails, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int64,
+                        >(&mut self.size_bytes, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.size_bytes = ::core::default::Default::default();
@@ -372,12 +356,29 @@ impl ::fastrs::Message for SearchAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SearchAttributes> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(SearchAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.indexed_fields.capacity() == 0 {
+                        self.indexed_fields
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<Payload>,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<Payload>,
+                    >(r, depth)?;
+                    self.indexed_fields.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.indexed_fields.clear();
@@ -398,36 +399,6 @@ impl ::fastrs::Message for SearchAttributes {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for SearchAttributes {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.indexed_fields.capacity() == 0 {
-                    self.indexed_fields
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<Payload>,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<Payload>,
-                >(r, depth)?;
-                self.indexed_fields.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// A user-defined set of *unindexed* fields that are exposed when listing/searching workflows
@@ -461,12 +432,29 @@ impl ::fastrs::Message for Memo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Memo> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(Memo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.fields.capacity() == 0 {
+                        self.fields
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<Payload>,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<Payload>,
+                    >(r, depth)?;
+                    self.fields.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.fields.clear();
@@ -487,36 +475,6 @@ impl ::fastrs::Message for Memo {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Memo {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.fields.capacity() == 0 {
-                    self.fields
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<Payload>,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<Payload>,
-                >(r, depth)?;
-                self.fields.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Contains metadata that can be attached to a variety of requests, like starting a workflow, and
@@ -551,12 +509,29 @@ impl ::fastrs::Message for Header {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Header> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(Header, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.fields.capacity() == 0 {
+                        self.fields
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<Payload>,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<Payload>,
+                    >(r, depth)?;
+                    self.fields.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.fields.clear();
@@ -577,36 +552,6 @@ impl ::fastrs::Message for Header {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Header {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.fields.capacity() == 0 {
-                    self.fields
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<Payload>,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<Payload>,
-                >(r, depth)?;
-                self.fields.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Identifies a specific workflow within a namespace. Practically speaking, because run_id is a
@@ -646,19 +591,20 @@ impl ::fastrs::Message for WorkflowExecution {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecution> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecution, workflow_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowExecution, run_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowExecution, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_id.clear();
@@ -731,24 +677,25 @@ impl ::fastrs::Message for Execution {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Execution> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ExecutionType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(Execution, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Execution, business_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Execution, run_id)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Execution, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.r#type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.business_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type = ::core::default::Default::default();
@@ -802,16 +749,15 @@ impl ::fastrs::Message for WorkflowType {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowType> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowType, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowType, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -863,16 +809,15 @@ impl ::fastrs::Message for ActivityType {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityType> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ActivityType, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ActivityType, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -972,36 +917,37 @@ impl ::fastrs::Message for RetryPolicy {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RetryPolicy> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(RetryPolicy, initial_interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(RetryPolicy, backoff_coefficient)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.initial_interval, r, depth)
+                }
+                0x11 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.backoff_coefficient, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(RetryPolicy, maximum_interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x20, 0, ::fastrs::table_field!(RetryPolicy, maximum_attempts)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(RetryPolicy, non_retryable_error_types),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(RetryPolicy, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.maximum_interval, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.maximum_attempts, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.non_retryable_error_types, r, depth, 0x2a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.initial_interval = ::core::option::Option::None;
@@ -1068,22 +1014,17 @@ impl ::fastrs::Message for MeteringMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MeteringMetadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(
-                        MeteringMetadata, nonfirst_local_activity_execution_attempts
-                    ),
-                ),
-            ],
-            &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-            ::fastrs::table_field!(MeteringMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x68 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.nonfirst_local_activity_execution_attempts, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.nonfirst_local_activity_execution_attempts = ::core::default::Default::default();
@@ -1146,19 +1087,22 @@ impl ::fastrs::Message for WorkerVersionStamp {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerVersionStamp> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerVersionStamp, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(WorkerVersionStamp, use_versioning)),
-            ],
-            &[0, 1, 0, 2],
-            ::fastrs::table_field!(WorkerVersionStamp, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.build_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.use_versioning, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.build_id.clear();
@@ -1233,32 +1177,27 @@ impl ::fastrs::Message for WorkerVersionCapabilities {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerVersionCapabilities> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerVersionCapabilities, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(WorkerVersionCapabilities, use_versioning),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerVersionCapabilities, deployment_series_name
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 0, 3],
-            ::fastrs::table_field!(WorkerVersionCapabilities, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.build_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.use_versioning, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_series_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.build_id.clear();
@@ -1383,36 +1322,103 @@ impl ::fastrs::Message for ResetOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetOptions> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.target {
+                        ::core::option::Option::Some(
+                            reset_options::Target::FirstWorkflowTask(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<::fastrs::well_known::Empty>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.target = ::core::option::Option::Some(
+                                reset_options::Target::FirstWorkflowTask(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<::fastrs::well_known::Empty>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.target {
+                        ::core::option::Option::Some(
+                            reset_options::Target::LastWorkflowTask(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<::fastrs::well_known::Empty>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.target = ::core::option::Option::Some(
+                                reset_options::Target::LastWorkflowTask(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<::fastrs::well_known::Empty>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x18 => {
+                    self.target = ::core::option::Option::Some(
+                        reset_options::Target::WorkflowTaskId(
+                            __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    match &mut self.target {
+                        ::core::option::Option::Some(
+                            reset_options::Target::BuildId(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.target = ::core::option::Option::Some(
+                                reset_options::Target::BuildId(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>,
-                    >,
-                >(0x50, 0, ::fastrs::table_field!(ResetOptions, reset_reapply_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x58, 0, ::fastrs::table_field!(ResetOptions, current_run_only)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+                    >(&mut self.reset_reapply_type, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.current_run_only, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_packed::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ResetReapplyExcludeType,
                         >,
-                    >,
-                >(
-                    0x62,
-                    0x60,
-                    ::fastrs::table_field!(ResetOptions, reset_reapply_exclude_types),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5, 6, 7],
-            ::fastrs::table_field!(ResetOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(r, &mut self.reset_reapply_exclude_types)
+                }
+                0x60 => {
+                    __fastrs::compact::push::<
+                        __fastrs::OpenEnum<
+                            super::super::enums::v1::ResetReapplyExcludeType,
+                        >,
+                    >(&mut self.reset_reapply_exclude_types, r, depth, 0x60)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.reset_reapply_type = ::core::default::Default::default();
@@ -1436,84 +1442,6 @@ impl ::fastrs::Message for ResetOptions {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ResetOptions {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.target {
-                    ::core::option::Option::Some(
-                        reset_options::Target::FirstWorkflowTask(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<::fastrs::well_known::Empty>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.target = ::core::option::Option::Some(
-                            reset_options::Target::FirstWorkflowTask(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<::fastrs::well_known::Empty>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.target {
-                    ::core::option::Option::Some(
-                        reset_options::Target::LastWorkflowTask(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<::fastrs::well_known::Empty>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.target = ::core::option::Option::Some(
-                            reset_options::Target::LastWorkflowTask(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<::fastrs::well_known::Empty>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.target = ::core::option::Option::Some(
-                    reset_options::Target::WorkflowTaskId(
-                        __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.target {
-                    ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.target = ::core::option::Option::Some(
-                            reset_options::Target::BuildId(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ResetOptions`].
@@ -1590,18 +1518,55 @@ impl ::fastrs::Message for Callback {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Callback> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Link>>,
-                >(0x322, 0, ::fastrs::table_field!(Callback, links)),
-            ],
-            &[0, 0, 1, 2],
-            ::fastrs::table_field!(Callback, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x12 => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<callback::Nexus>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                callback::Variant::Nexus(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<callback::Nexus>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(callback::Variant::Internal(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<callback::Internal>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                callback::Variant::Internal(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<callback::Internal>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x322 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Link>,
+                    >(&mut self.links, r, depth, 0x322)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.links.clear();
@@ -1623,57 +1588,6 @@ impl ::fastrs::Message for Callback {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Callback {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<callback::Nexus>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            callback::Variant::Nexus(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<callback::Nexus>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(callback::Variant::Internal(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<callback::Internal>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            callback::Variant::Internal(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<callback::Internal>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Callback`].
@@ -1727,17 +1641,36 @@ pub mod callback {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Nexus> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Nexus, url)),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Nexus, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.url, r, depth)
+                    }
+                    0x12 => {
+                        if self.header.capacity() == 0 {
+                            self.header
+                                .reserve(
+                                    __fastrs::map_run_length::<
+                                        __fastrs::Str,
+                                        __fastrs::Str,
+                                    >(r, 0x12),
+                                );
+                        }
+                        let (k, v) = __fastrs::read_map_entry::<
+                            __fastrs::Str,
+                            __fastrs::Str,
+                        >(r, depth)?;
+                        self.header.insert(k, v);
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.url.clear();
@@ -1759,36 +1692,6 @@ pub mod callback {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Nexus {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x12 => {
-                    if self.header.capacity() == 0 {
-                        self.header
-                            .reserve(
-                                __fastrs::map_run_length::<
-                                    __fastrs::Str,
-                                    __fastrs::Str,
-                                >(r, 0x12),
-                            );
-                    }
-                    let (k, v) = __fastrs::read_map_entry::<
-                        __fastrs::Str,
-                        __fastrs::Str,
-                    >(r, depth)?;
-                    self.header.insert(k, v);
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
     /// Callbacks to be delivered internally within the system.
@@ -1823,16 +1726,19 @@ pub mod callback {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Internal> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x0a, 0, ::fastrs::table_field!(Internal, data)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(Internal, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bytes,
+                        >(&mut self.data, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.data.clear();
@@ -1923,18 +1829,111 @@ impl ::fastrs::Message for Link {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Link> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Link, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            link::Variant::WorkflowEvent(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<link::WorkflowEvent>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::WorkflowEvent(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<link::WorkflowEvent>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<link::BatchJob>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::BatchJob(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<link::BatchJob>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(link::Variant::Activity(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<link::Activity>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::Activity(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<link::Activity>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            link::Variant::NexusOperation(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<link::NexusOperation>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::NexusOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<link::NexusOperation>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(link::Variant::Workflow(v)) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<link::Workflow>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                link::Variant::Workflow(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<link::Workflow>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.variant = ::core::option::Option::None;
@@ -1955,114 +1954,6 @@ impl ::fastrs::Message for Link {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Link {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::WorkflowEvent>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::WorkflowEvent(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::WorkflowEvent>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::BatchJob>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::BatchJob(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::BatchJob>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::Activity(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::Activity>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::Activity(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::Activity>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::NexusOperation>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::NexusOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::NexusOperation>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::Workflow(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::Workflow>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::Workflow(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::Workflow>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Link`].
@@ -2150,24 +2041,71 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkflowEvent> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(WorkflowEvent, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(WorkflowEvent, workflow_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(WorkflowEvent, run_id)),
-                    __fastrs::table::Entry::hooked(0x322),
-                    __fastrs::table::Entry::hooked(0x32a),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(WorkflowEvent, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.namespace, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.workflow_id, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.run_id, r, depth)
+                    }
+                    0x322 => {
+                        match &mut self.reference {
+                            ::core::option::Option::Some(
+                                workflow_event::Reference::EventRef(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<workflow_event::EventReference>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.reference = ::core::option::Option::Some(
+                                    workflow_event::Reference::EventRef(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<workflow_event::EventReference>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    0x32a => {
+                        match &mut self.reference {
+                            ::core::option::Option::Some(
+                                workflow_event::Reference::RequestIdRef(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<workflow_event::RequestIdReference>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.reference = ::core::option::Option::Some(
+                                    workflow_event::Reference::RequestIdRef(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<workflow_event::RequestIdReference>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.namespace.clear();
@@ -2191,61 +2129,6 @@ pub mod link {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for WorkflowEvent {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x322 => {
-                    match &mut self.reference {
-                        ::core::option::Option::Some(
-                            workflow_event::Reference::EventRef(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<workflow_event::EventReference>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.reference = ::core::option::Option::Some(
-                                workflow_event::Reference::EventRef(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<workflow_event::EventReference>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x32a => {
-                    match &mut self.reference {
-                        ::core::option::Option::Some(
-                            workflow_event::Reference::RequestIdRef(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<workflow_event::RequestIdReference>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.reference = ::core::option::Option::Some(
-                                workflow_event::Reference::RequestIdRef(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<workflow_event::RequestIdReference>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
     /// Types nested in [`WorkflowEvent`].
@@ -2306,23 +2189,26 @@ pub mod link {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<EventReference> = __fastrs::table::Table::new(
-                    &[
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Int64>,
-                        >(0x08, 0, ::fastrs::table_field!(EventReference, event_id)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<
+                while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                    r,
+                )? {
+                    match tag {
+                        0x08 => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Int64,
+                            >(&mut self.event_id, r, depth)
+                        }
+                        0x10 => {
+                            __fastrs::compact::merge::<
                                 __fastrs::OpenEnum<
                                     super::super::super::super::enums::v1::EventType,
                                 >,
-                            >,
-                        >(0x10, 0, ::fastrs::table_field!(EventReference, event_type)),
-                    ],
-                    &[0, 1, 2],
-                    ::fastrs::table_field!(EventReference, unknown_fields),
-                );
-                __fastrs::table::merge(self, &TABLE, r, depth)
+                            >(&mut self.event_type, r, depth)
+                        }
+                        tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                    }?;
+                }
+                ::core::result::Result::Ok(())
             }
             fn clear(&mut self) {
                 self.event_id = ::core::default::Default::default();
@@ -2393,31 +2279,26 @@ pub mod link {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<RequestIdReference> = __fastrs::table::Table::new(
-                    &[
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(
-                            0x0a,
-                            0,
-                            ::fastrs::table_field!(RequestIdReference, request_id),
-                        ),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<
+                while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                    r,
+                )? {
+                    match tag {
+                        0x0a => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Str,
+                            >(&mut self.request_id, r, depth)
+                        }
+                        0x10 => {
+                            __fastrs::compact::merge::<
                                 __fastrs::OpenEnum<
                                     super::super::super::super::enums::v1::EventType,
                                 >,
-                            >,
-                        >(
-                            0x10,
-                            0,
-                            ::fastrs::table_field!(RequestIdReference, event_type),
-                        ),
-                    ],
-                    &[0, 1, 2],
-                    ::fastrs::table_field!(RequestIdReference, unknown_fields),
-                );
-                __fastrs::table::merge(self, &TABLE, r, depth)
+                            >(&mut self.event_type, r, depth)
+                        }
+                        tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                    }?;
+                }
+                ::core::result::Result::Ok(())
             }
             fn clear(&mut self) {
                 self.request_id.clear();
@@ -2472,16 +2353,19 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<BatchJob> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(BatchJob, job_id)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(BatchJob, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.job_id, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.job_id.clear();
@@ -2546,22 +2430,29 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Activity> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Activity, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Activity, activity_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Activity, run_id)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(Activity, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.namespace, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.activity_id, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.run_id, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.namespace.clear();
@@ -2630,22 +2521,29 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<NexusOperation> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(NexusOperation, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(NexusOperation, operation_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(NexusOperation, run_id)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(NexusOperation, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.namespace, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.operation_id, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.run_id, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.namespace.clear();
@@ -2721,25 +2619,34 @@ pub mod link {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Workflow> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Workflow, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Workflow, workflow_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Workflow, run_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x22, 0, ::fastrs::table_field!(Workflow, reason)),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(Workflow, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.namespace, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.workflow_id, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.run_id, r, depth)
+                    }
+                    0x22 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.reason, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.namespace.clear();
@@ -2804,19 +2711,18 @@ impl ::fastrs::Message for Principal {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Principal> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Principal, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Principal, name)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Principal, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.r#type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();
@@ -2958,22 +2864,27 @@ impl ::fastrs::Message for Priority {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Priority> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Priority, priority_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Priority, fairness_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x1d, 0, ::fastrs::table_field!(Priority, fairness_weight)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Priority, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.priority_key, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.fairness_key, r, depth)
+                }
+                0x1d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.fairness_weight, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.priority_key = ::core::default::Default::default();
@@ -3044,12 +2955,29 @@ impl ::fastrs::Message for WorkerSelector {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerSelector> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerSelector, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.selector {
+                        ::core::option::Option::Some(
+                            worker_selector::Selector::WorkerInstanceKey(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.selector = ::core::option::Option::Some(
+                                worker_selector::Selector::WorkerInstanceKey(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.selector = ::core::option::Option::None;
@@ -3070,36 +2998,6 @@ impl ::fastrs::Message for WorkerSelector {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkerSelector {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.selector {
-                    ::core::option::Option::Some(
-                        worker_selector::Selector::WorkerInstanceKey(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.selector = ::core::option::Option::Some(
-                            worker_selector::Selector::WorkerInstanceKey(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`WorkerSelector`].
@@ -3168,28 +3066,27 @@ impl ::fastrs::Message for OnConflictOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OnConflictOptions> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(OnConflictOptions, attach_request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        OnConflictOptions, attach_completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(OnConflictOptions, attach_links)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(OnConflictOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.attach_request_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.attach_completion_callbacks, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.attach_links, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.attach_request_id = ::core::default::Default::default();
@@ -3288,28 +3185,27 @@ impl ::fastrs::Message for TimeSkippingConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimeSkippingConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(TimeSkippingConfig, enabled)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.enabled, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(TimeSkippingConfig, fast_forward)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(TimeSkippingConfig, disable_propagation),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TimeSkippingConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.fast_forward, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.disable_propagation, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.enabled = ::core::default::Default::default();
@@ -3380,35 +3276,22 @@ impl ::fastrs::Message for TimeSkippingStatePropagation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimeSkippingStatePropagation> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        TimeSkippingStatePropagation, initial_skipped_duration
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.initial_skipped_duration, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TimeSkippingStatePropagation, fast_forward_target_time
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TimeSkippingStatePropagation, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.fast_forward_target_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.initial_skipped_duration = ::core::option::Option::None;

@@ -55,28 +55,32 @@ impl ::fastrs::Message for ComputeConfigScalingGroup {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroup> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_packed::<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-                    >,
-                >(
-                    0x0a,
-                    0x08,
-                    ::fastrs::table_field!(ComputeConfigScalingGroup, task_queue_types),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ComputeProvider>>,
-                >(0x1a, 0, ::fastrs::table_field!(ComputeConfigScalingGroup, provider)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ComputeScaler>>,
-                >(0x22, 0, ::fastrs::table_field!(ComputeConfigScalingGroup, scaler)),
-            ],
-            &[0, 1, 0, 2, 3],
-            ::fastrs::table_field!(ComputeConfigScalingGroup, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(r, &mut self.task_queue_types)
+                }
+                0x08 => {
+                    __fastrs::compact::push::<
+                        __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
+                    >(&mut self.task_queue_types, r, depth, 0x08)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ComputeProvider>,
+                    >(&mut self.provider, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ComputeScaler>,
+                    >(&mut self.scaler, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_queue_types.clear();
@@ -144,12 +148,29 @@ impl ::fastrs::Message for ComputeConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfig> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(ComputeConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.scaling_groups.capacity() == 0 {
+                        self.scaling_groups
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<ComputeConfigScalingGroup>,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<ComputeConfigScalingGroup>,
+                    >(r, depth)?;
+                    self.scaling_groups.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scaling_groups.clear();
@@ -170,36 +191,6 @@ impl ::fastrs::Message for ComputeConfig {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ComputeConfig {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.scaling_groups.capacity() == 0 {
-                    self.scaling_groups
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<ComputeConfigScalingGroup>,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<ComputeConfigScalingGroup>,
-                >(r, depth)?;
-                self.scaling_groups.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -247,31 +238,22 @@ impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroupUpdate> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ComputeConfigScalingGroup>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ComputeConfigScalingGroupUpdate, scaling_group
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ComputeConfigScalingGroup>,
+                    >(&mut self.scaling_group, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ComputeConfigScalingGroupUpdate, update_mask),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ComputeConfigScalingGroupUpdate, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_mask, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scaling_group = ::core::option::Option::None;
@@ -329,12 +311,29 @@ impl ::fastrs::Message for ComputeConfigSummary {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigSummary> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(ComputeConfigSummary, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.scaling_groups.capacity() == 0 {
+                        self.scaling_groups
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<ComputeConfigScalingGroupSummary>,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<ComputeConfigScalingGroupSummary>,
+                    >(r, depth)?;
+                    self.scaling_groups.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scaling_groups.clear();
@@ -355,36 +354,6 @@ impl ::fastrs::Message for ComputeConfigSummary {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ComputeConfigSummary {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.scaling_groups.capacity() == 0 {
-                    self.scaling_groups
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<ComputeConfigScalingGroupSummary>,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<ComputeConfigScalingGroupSummary>,
-                >(r, depth)?;
-                self.scaling_groups.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -424,33 +393,27 @@ impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroupSummary> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_packed::<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-                    >,
-                >(
-                    0x0a,
-                    0x08,
-                    ::fastrs::table_field!(
-                        ComputeConfigScalingGroupSummary, task_queue_types
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ComputeConfigScalingGroupSummary, provider_type
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ComputeConfigScalingGroupSummary, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(r, &mut self.task_queue_types)
+                }
+                0x08 => {
+                    __fastrs::compact::push::<
+                        __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
+                    >(&mut self.task_queue_types, r, depth, 0x08)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.provider_type, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_queue_types.clear();
@@ -532,24 +495,25 @@ impl ::fastrs::Message for ComputeProvider {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeProvider> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ComputeProvider, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.r#type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ComputeProvider, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(ComputeProvider, nexus_endpoint)),
-            ],
-            &[0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3],
-            ::fastrs::table_field!(ComputeProvider, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.nexus_endpoint, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();
@@ -620,21 +584,20 @@ impl ::fastrs::Message for ComputeScaler {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeScaler> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ComputeScaler, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.r#type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ComputeScaler, details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ComputeScaler, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();

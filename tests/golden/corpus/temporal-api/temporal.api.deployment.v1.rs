@@ -60,34 +60,27 @@ impl ::fastrs::Message for WorkerDeploymentOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentOptions> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentOptions, deployment_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkerDeploymentOptions, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.build_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::WorkerVersioningMode>,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentOptions, worker_versioning_mode
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkerDeploymentOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_versioning_mode, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.deployment_name.clear();
@@ -157,19 +150,22 @@ impl ::fastrs::Message for Deployment {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Deployment> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Deployment, series_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Deployment, build_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Deployment, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.series_name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.build_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.series_name.clear();
@@ -264,30 +260,49 @@ impl ::fastrs::Message for DeploymentInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Deployment>>,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentInfo, deployment)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Deployment>,
+                    >(&mut self.deployment, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DeploymentInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.create_time, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<deployment_info::TaskQueueInfo>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(DeploymentInfo, task_queue_infos)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(DeploymentInfo, is_current)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(DeploymentInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.task_queue_infos, r, depth, 0x1a)
+                }
+                0x22 => {
+                    if self.metadata.capacity() == 0 {
+                        self.metadata
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<super::super::common::v1::Payload>,
+                                >(r, 0x22),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<super::super::common::v1::Payload>,
+                    >(r, depth)?;
+                    self.metadata.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.is_current, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.deployment = ::core::option::Option::None;
@@ -312,36 +327,6 @@ impl ::fastrs::Message for DeploymentInfo {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for DeploymentInfo {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                if self.metadata.capacity() == 0 {
-                    self.metadata
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<super::super::common::v1::Payload>,
-                            >(r, 0x22),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payload>,
-                >(r, depth)?;
-                self.metadata.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`DeploymentInfo`].
@@ -398,28 +383,31 @@ pub mod deployment_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<TaskQueueInfo> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(TaskQueueInfo, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.name, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
                             __fastrs::OpenEnum<
                                 super::super::super::enums::v1::TaskQueueType,
                             >,
-                        >,
-                    >(0x10, 0, ::fastrs::table_field!(TaskQueueInfo, r#type)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.r#type, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(0x1a, 0, ::fastrs::table_field!(TaskQueueInfo, first_poller_time)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(TaskQueueInfo, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.first_poller_time, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.name.clear();
@@ -486,21 +474,34 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateDeploymentMetadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(UpdateDeploymentMetadata, remove_entries),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UpdateDeploymentMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.upsert_entries.capacity() == 0 {
+                        self.upsert_entries
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<super::super::common::v1::Payload>,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<super::super::common::v1::Payload>,
+                    >(r, depth)?;
+                    self.upsert_entries.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.remove_entries, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.upsert_entries.clear();
@@ -522,36 +523,6 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateDeploymentMetadata {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.upsert_entries.capacity() == 0 {
-                    self.upsert_entries
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<super::super::common::v1::Payload>,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payload>,
-                >(r, depth)?;
-                self.upsert_entries.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// DeploymentListInfo is an abbreviated set of fields from DeploymentInfo that's returned in
@@ -601,24 +572,27 @@ impl ::fastrs::Message for DeploymentListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentListInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Deployment>>,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentListInfo, deployment)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<Deployment>,
+                    >(&mut self.deployment, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DeploymentListInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(DeploymentListInfo, is_current)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DeploymentListInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.create_time, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.is_current, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.deployment = ::core::option::Option::None;
@@ -867,164 +841,101 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentVersionInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentVersionInfo, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, deployment_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_name, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, create_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.create_time, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, routing_changed_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.routing_changed_time, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, current_since_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.current_since_time, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, ramping_since_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x3d,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, ramp_percentage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.ramping_since_time, r, depth)
+                }
+                0x3d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.ramp_percentage, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             worker_deployment_version_info::VersionTaskQueueInfo,
                         >,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, task_queue_infos),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersionDrainageInfo>>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, drainage_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersionMetadata>>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, metadata),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerDeploymentVersion>>,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue_infos, r, depth, 0x42)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<VersionDrainageInfo>,
+                    >(&mut self.drainage_info, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<VersionMetadata>,
+                    >(&mut self.metadata, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerDeploymentVersion>,
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, first_activation_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.first_activation_time, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, last_deactivation_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.last_deactivation_time, r, depth)
+                }
+                0x70 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkerDeploymentVersionStatus,
                         >,
-                    >,
-                >(0x70, 0, ::fastrs::table_field!(WorkerDeploymentVersionInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.status, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, last_current_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_current_time, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::compute::v1::ComputeConfig>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, compute_config),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, last_modifier_identity
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-            ::fastrs::table_field!(WorkerDeploymentVersionInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.compute_config, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.last_modifier_identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.version.clear();
@@ -1107,23 +1018,26 @@ pub mod worker_deployment_version_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<VersionTaskQueueInfo> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(VersionTaskQueueInfo, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.name, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
                             __fastrs::OpenEnum<
                                 super::super::super::enums::v1::TaskQueueType,
                             >,
-                        >,
-                    >(0x10, 0, ::fastrs::table_field!(VersionTaskQueueInfo, r#type)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(VersionTaskQueueInfo, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.r#type, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.name.clear();
@@ -1205,38 +1119,29 @@ impl ::fastrs::Message for VersionDrainageInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersionDrainageInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::VersionDrainageStatus,
                         >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(VersionDrainageInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.status, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(VersionDrainageInfo, last_changed_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_changed_time, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(VersionDrainageInfo, last_checked_time),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(VersionDrainageInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.last_checked_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.status = ::core::default::Default::default();
@@ -1294,18 +1199,17 @@ impl ::fastrs::Message for ComputeStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeStatus> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<compute_status::ProviderValidationStatus>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ComputeStatus, provider_validation)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ComputeStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.provider_validation, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.provider_validation = ::core::option::Option::None;
@@ -1375,29 +1279,24 @@ pub mod compute_status {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ProviderValidationStatus> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(ProviderValidationStatus, error_message),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.error_message, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(ProviderValidationStatus, last_check_time),
-                    ),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(ProviderValidationStatus, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.last_check_time, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.error_message.clear();
@@ -1530,62 +1429,49 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             worker_deployment_info::WorkerDeploymentVersionSummary,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentInfo, version_summaries),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.version_summaries, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(WorkerDeploymentInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RoutingConfig>>,
-                >(0x22, 0, ::fastrs::table_field!(WorkerDeploymentInfo, routing_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentInfo, last_modifier_identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentInfo, manager_identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.create_time, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<RoutingConfig>,
+                    >(&mut self.routing_config, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.last_modifier_identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.manager_identity, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::RoutingConfigUpdateState,
                         >,
-                    >,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentInfo, routing_config_update_state
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(WorkerDeploymentInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.routing_config_update_state, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -1808,165 +1694,90 @@ pub mod worker_deployment_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkerDeploymentVersionSummary> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(WorkerDeploymentVersionSummary, version),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.version, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, create_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
+                        >(&mut self.create_time, r, depth)
+                    }
+                    0x18 => {
+                        __fastrs::compact::merge::<
                             __fastrs::OpenEnum<
                                 super::super::super::enums::v1::VersionDrainageStatus,
                             >,
-                        >,
-                    >(
-                        0x18,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, drainage_status
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.drainage_status, r, depth)
+                    }
+                    0x22 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<super::WorkerDeploymentVersion>,
-                        >,
-                    >(
-                        0x22,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, deployment_version
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.deployment_version, r, depth)
+                    }
+                    0x2a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<super::VersionDrainageInfo>,
-                        >,
-                    >(
-                        0x2a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, drainage_info
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.drainage_info, r, depth)
+                    }
+                    0x32 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x32,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, current_since_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.current_since_time, r, depth)
+                    }
+                    0x3a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x3a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, ramping_since_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.ramping_since_time, r, depth)
+                    }
+                    0x42 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x42,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, routing_update_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.routing_update_time, r, depth)
+                    }
+                    0x4a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x4a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, first_activation_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.first_activation_time, r, depth)
+                    }
+                    0x52 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x52,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, last_deactivation_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
+                        >(&mut self.last_deactivation_time, r, depth)
+                    }
+                    0x58 => {
+                        __fastrs::compact::merge::<
                             __fastrs::OpenEnum<
                                 super::super::super::enums::v1::WorkerDeploymentVersionStatus,
                             >,
-                        >,
-                    >(
-                        0x58,
-                        0,
-                        ::fastrs::table_field!(WorkerDeploymentVersionSummary, status),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.status, r, depth)
+                    }
+                    0x62 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x62,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, last_current_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.last_current_time, r, depth)
+                    }
+                    0x6a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::compute::v1::ComputeConfigSummary,
                             >,
-                        >,
-                    >(
-                        0x6a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, compute_config
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::Msg<super::ComputeStatus>>,
-                    >(
-                        0x72,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, compute_status
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
-                ::fastrs::table_field!(WorkerDeploymentVersionSummary, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.compute_config, r, depth)
+                    }
+                    0x72 => {
+                        __fastrs::compact::merge_optional::<
+                            __fastrs::Msg<super::ComputeStatus>,
+                        >(&mut self.compute_status, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.version.clear();
@@ -2047,23 +1858,22 @@ impl ::fastrs::Message for WorkerDeploymentVersion {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentVersion> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentVersion, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersion, deployment_name),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkerDeploymentVersion, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.build_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.build_id.clear();
@@ -2121,12 +1931,29 @@ impl ::fastrs::Message for VersionMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersionMetadata> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(VersionMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.entries.capacity() == 0 {
+                        self.entries
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<super::super::common::v1::Payload>,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<super::super::common::v1::Payload>,
+                    >(r, depth)?;
+                    self.entries.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.entries.clear();
@@ -2147,36 +1974,6 @@ impl ::fastrs::Message for VersionMetadata {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for VersionMetadata {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.entries.capacity() == 0 {
-                    self.entries
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<super::super::common::v1::Payload>,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payload>,
-                >(r, depth)?;
-                self.entries.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2310,72 +2107,57 @@ impl ::fastrs::Message for RoutingConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RoutingConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(RoutingConfig, current_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(RoutingConfig, ramping_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x1d,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, ramping_version_percentage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.current_version, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.ramping_version, r, depth)
+                }
+                0x1d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.ramping_version_percentage, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, current_version_changed_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.current_version_changed_time, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, ramping_version_changed_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.ramping_version_changed_time, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RoutingConfig, ramping_version_percentage_changed_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerDeploymentVersion>>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, current_deployment_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerDeploymentVersion>>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, ramping_deployment_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x50, 0, ::fastrs::table_field!(RoutingConfig, revision_number)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 0, 8, 9],
-            ::fastrs::table_field!(RoutingConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.ramping_version_percentage_changed_time, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerDeploymentVersion>,
+                    >(&mut self.current_deployment_version, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerDeploymentVersion>,
+                    >(&mut self.ramping_deployment_version, r, depth)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.revision_number, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.current_version.clear();
@@ -2476,45 +2258,29 @@ impl ::fastrs::Message for InheritedAutoUpgradeInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InheritedAutoUpgradeInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerDeploymentVersion>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        InheritedAutoUpgradeInfo, source_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        InheritedAutoUpgradeInfo, source_deployment_revision_number
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerDeploymentVersion>,
+                    >(&mut self.source_deployment_version, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.source_deployment_revision_number, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ContinueAsNewVersioningBehavior,
                         >,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        InheritedAutoUpgradeInfo,
-                        continue_as_new_initial_versioning_behavior
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(InheritedAutoUpgradeInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.continue_as_new_initial_versioning_behavior, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.source_deployment_version = ::core::option::Option::None;

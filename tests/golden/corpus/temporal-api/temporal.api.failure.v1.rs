@@ -73,44 +73,37 @@ impl ::fastrs::Message for ApplicationFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ApplicationFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ApplicationFailureInfo, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ApplicationFailureInfo, non_retryable),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.r#type, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.non_retryable, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ApplicationFailureInfo, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.details, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ApplicationFailureInfo, next_retry_delay),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.next_retry_delay, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ApplicationErrorCategory,
                         >,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(ApplicationFailureInfo, category)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ApplicationFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.category, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();
@@ -181,27 +174,22 @@ impl ::fastrs::Message for TimeoutFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimeoutFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::TimeoutType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(TimeoutFailureInfo, timeout_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.timeout_type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TimeoutFailureInfo, last_heartbeat_details),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TimeoutFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.last_heartbeat_details, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timeout_type = ::core::default::Default::default();
@@ -262,21 +250,22 @@ impl ::fastrs::Message for CanceledFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CanceledFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CanceledFailureInfo, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CanceledFailureInfo, identity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CanceledFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.details = ::core::option::Option::None;
@@ -328,16 +317,17 @@ impl ::fastrs::Message for TerminatedFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminatedFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TerminatedFailureInfo, identity)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(TerminatedFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -387,16 +377,17 @@ impl ::fastrs::Message for ServerFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(ServerFailureInfo, non_retryable)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServerFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.non_retryable, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.non_retryable = ::core::default::Default::default();
@@ -450,24 +441,17 @@ impl ::fastrs::Message for ResetWorkflowFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetWorkflowFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetWorkflowFailureInfo, last_heartbeat_details
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ResetWorkflowFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.last_heartbeat_details, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.last_heartbeat_details = ::core::option::Option::None;
@@ -564,43 +548,42 @@ impl ::fastrs::Message for ActivityFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(ActivityFailureInfo, scheduled_event_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ActivityFailureInfo, started_event_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ActivityFailureInfo, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::ActivityType>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(ActivityFailureInfo, activity_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(ActivityFailureInfo, activity_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.activity_type, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(0x30, 0, ::fastrs::table_field!(ActivityFailureInfo, retry_state)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ActivityFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.retry_state, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -710,71 +693,42 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChildWorkflowExecutionFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ChildWorkflowExecutionFailureInfo, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, retry_state
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ChildWorkflowExecutionFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.retry_state, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -876,43 +830,42 @@ impl ::fastrs::Message for NexusOperationFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(NexusOperationFailureInfo, scheduled_event_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(NexusOperationFailureInfo, endpoint)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(NexusOperationFailureInfo, service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(NexusOperationFailureInfo, operation)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationFailureInfo, operation_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(NexusOperationFailureInfo, operation_token),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(NexusOperationFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.endpoint, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.service, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -987,27 +940,22 @@ impl ::fastrs::Message for NexusHandlerFailureInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusHandlerFailureInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NexusHandlerFailureInfo, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.r#type, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::NexusHandlerErrorRetryBehavior,
                         >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(NexusHandlerFailureInfo, retry_behavior),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(NexusHandlerFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.retry_behavior, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();
@@ -1073,42 +1021,245 @@ impl ::fastrs::Message for Failure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Failure> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Failure, message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Failure, source)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Failure, stack_trace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.message, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.source, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.stack_trace, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::alloc::boxed::Box<Failure>>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(Failure, cause)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::hooked(0x4a),
-                __fastrs::table::Entry::hooked(0x52),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.cause, r, depth)
+                }
+                0x2a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ApplicationFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ApplicationFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ApplicationFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ApplicationFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::TimeoutFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<TimeoutFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::TimeoutFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<TimeoutFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::CanceledFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<CanceledFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::CanceledFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<CanceledFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::TerminatedFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<TerminatedFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::TerminatedFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<TerminatedFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x4a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ServerFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ServerFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ServerFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ServerFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x52 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ResetWorkflowFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ResetWorkflowFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ResetWorkflowFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ResetWorkflowFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x5a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ActivityFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ActivityFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ActivityFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ActivityFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x62 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::ChildWorkflowExecutionFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x6a => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NexusOperationFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::NexusOperationExecutionFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NexusOperationFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x72 => {
+                    match &mut self.failure_info {
+                        ::core::option::Option::Some(
+                            failure::FailureInfo::NexusHandlerFailureInfo(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NexusHandlerFailureInfo>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.failure_info = ::core::option::Option::Some(
+                                failure::FailureInfo::NexusHandlerFailureInfo(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NexusHandlerFailureInfo>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xa2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(Failure, encoded_attributes)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 0, 0, 0, 0, 15],
-            ::fastrs::table_field!(Failure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.encoded_attributes, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.message.clear();
@@ -1134,229 +1285,6 @@ impl ::fastrs::Message for Failure {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Failure {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ApplicationFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ApplicationFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ApplicationFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ApplicationFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::TimeoutFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TimeoutFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::TimeoutFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TimeoutFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::CanceledFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CanceledFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::CanceledFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CanceledFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::TerminatedFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TerminatedFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::TerminatedFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TerminatedFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ServerFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ServerFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ServerFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ServerFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x52 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ResetWorkflowFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ResetWorkflowFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ResetWorkflowFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ResetWorkflowFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ActivityFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ActivityFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ChildWorkflowExecutionFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x6a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::NexusOperationExecutionFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::NexusHandlerFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusHandlerFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::NexusHandlerFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusHandlerFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[allow(deprecated)]
@@ -1546,12 +1474,10 @@ impl ::fastrs::Message for MultiOperationExecutionAborted {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MultiOperationExecutionAborted> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(MultiOperationExecutionAborted, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();

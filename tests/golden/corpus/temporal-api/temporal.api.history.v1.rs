@@ -593,462 +593,225 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_workflow_namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.parent_workflow_namespace, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.parent_workflow_execution, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.parent_initiated_event_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_run_timeout, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        continued_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_task_timeout, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.continued_execution_run_id, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ContinueAsNewInitiator,
                         >,
-                    >,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, initiator
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.initiator, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, continued_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.continued_failure, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, last_completion_result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        original_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, first_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_completion_result, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.original_execution_run_id, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.first_execution_run_id, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x90,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, attempt
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x90 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        workflow_execution_expiration_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, cron_schedule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_expiration_time, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cron_schedule, r, depth)
+                }
+                0xaa => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        first_workflow_task_backoff
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.first_workflow_task_backoff, r, depth)
+                }
+                0xb2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionStartedEventAttributes, memo),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0xba => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0xc2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::workflow::v1::ResetPoints>,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, prev_auto_reset_points
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.prev_auto_reset_points, r, depth)
+                }
+                0xca => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0xca,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xd0,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_initiated_event_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xda,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_workflow_namespace_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xe2,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0xd0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.parent_initiated_event_version, r, depth)
+                }
+                0xda => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.parent_workflow_namespace_id, r, depth)
+                }
+                0xe2 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0xea => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0xea,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, source_version_stamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.source_version_stamp, r, depth)
+                }
+                0xf2 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Callback>,
-                    >,
-                >(
-                    0xf2,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.completion_callbacks, r, depth, 0xf2)
+                }
+                0xfa => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0xfa,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, root_workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x102,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, inherited_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.root_workflow_execution, r, depth)
+                }
+                0x102 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.inherited_build_id, r, depth)
+                }
+                0x10a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-                    >,
-                >(
-                    0x10a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x112,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_pinned_worker_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.versioning_override, r, depth)
+                }
+                0x112 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.parent_pinned_worker_deployment_version, r, depth)
+                }
+                0x11a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x11a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, priority
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0x12a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x12a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, inherited_pinned_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x130,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, eager_execution_accepted
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.inherited_pinned_version, r, depth)
+                }
+                0x130 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.eager_execution_accepted, r, depth)
+                }
+                0x13a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::InheritedAutoUpgradeInfo,
                         >,
-                    >,
-                >(
-                    0x13a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        inherited_auto_upgrade_info
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.inherited_auto_upgrade_info, r, depth)
+                }
+                0x142 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<DeclinedTargetVersionUpgrade>,
-                    >,
-                >(
-                    0x142,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        declined_target_version_upgrade
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.declined_target_version_upgrade, r, depth)
+                }
+                0x14a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-                    >,
-                >(
-                    0x14a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, time_skipping_config
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.time_skipping_config, r, depth)
+                }
+                0x15a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::common::v1::TimeSkippingStatePropagation,
                         >,
-                    >,
-                >(
-                    0x15a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        time_skipping_state_propagation
-                    ),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 0, 36, 37,
-                38, 39, 40, 0, 41,
-            ],
-            ::fastrs::table_field!(
-                WorkflowExecutionStartedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.time_skipping_state_propagation, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_type = ::core::option::Option::None;
@@ -1161,33 +924,24 @@ impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeclinedTargetVersionUpgrade> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DeclinedTargetVersionUpgrade, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(DeclinedTargetVersionUpgrade, revision_number),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeclinedTargetVersionUpgrade, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.revision_number, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.deployment_version = ::core::option::Option::None;
@@ -1261,47 +1015,27 @@ impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionCompletedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCompletedEventAttributes, result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCompletedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCompletedEventAttributes, new_execution_run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionCompletedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.result, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.new_execution_run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.result = ::core::option::Option::None;
@@ -1389,56 +1123,32 @@ impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionFailedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionFailedEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.failure, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionFailedEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionFailedEventAttributes, new_execution_run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                WorkflowExecutionFailedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.retry_state, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.new_execution_run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.failure = ::core::option::Option::None;
@@ -1507,35 +1217,22 @@ impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionTimedOutEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimedOutEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimedOutEventAttributes, new_execution_run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                WorkflowExecutionTimedOutEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.retry_state, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.new_execution_run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.retry_state = ::core::default::Default::default();
@@ -1763,198 +1460,96 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionContinuedAsNewEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        new_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.new_execution_run_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_run_timeout, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_task_timeout, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        backoff_start_interval
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.backoff_start_interval, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ContinueAsNewInitiator,
                         >,
-                    >,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, initiator
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.initiator, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.failure, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        last_completion_result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_completion_result, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, memo
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x78,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, inherit_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x78 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.inherit_build_id, r, depth)
+                }
+                0x80 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ContinueAsNewVersioningBehavior,
                         >,
-                    >,
-                >(
-                    0x80,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        initial_versioning_behavior
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
-            ::fastrs::table_field!(
-                WorkflowExecutionContinuedAsNewEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.initial_versioning_behavior, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.new_execution_run_id.clear();
@@ -2043,42 +1638,27 @@ impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskScheduledEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskScheduledEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskScheduledEventAttributes, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskScheduledEventAttributes, attempt),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowTaskScheduledEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_queue = ::core::option::Option::None;
@@ -2235,100 +1815,66 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskStartedEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, suggest_continue_as_new
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, history_size_bytes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.suggest_continue_as_new, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.history_size_bytes, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, build_id_redirect_counter
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+                    >(&mut self.worker_version, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.build_id_redirect_counter, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_packed::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::SuggestContinueAsNewReason,
                         >,
-                    >,
-                >(
-                    0x42,
-                    0x40,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes,
-                        suggest_continue_as_new_reasons
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes,
-                        target_worker_deployment_version_changed
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(WorkflowTaskStartedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(r, &mut self.suggest_continue_as_new_reasons)
+                }
+                0x40 => {
+                    __fastrs::compact::push::<
+                        __fastrs::OpenEnum<
+                            super::super::enums::v1::SuggestContinueAsNewReason,
+                        >,
+                    >(&mut self.suggest_continue_as_new_reasons, r, depth, 0x40)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.target_worker_deployment_version_changed, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -2543,137 +2089,76 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskCompletedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, binary_checksum
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.binary_checksum, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_version, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::sdk::v1::WorkflowTaskCompletedMetadata,
                         >,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, sdk_metadata
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.sdk_metadata, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, deployment
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.deployment, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-                    >,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, versioning_behavior
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, worker_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, worker_deployment_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.versioning_behavior, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_deployment_version, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_deployment_name, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::MeteringMetadata>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, metering_metadata
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 12],
-            ::fastrs::table_field!(WorkflowTaskCompletedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.metering_metadata, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -2760,42 +2245,27 @@ impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskTimedOutEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskTimedOutEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskTimedOutEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::TimeoutType>,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskTimedOutEventAttributes, timeout_type
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowTaskTimedOutEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.timeout_type, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -2949,103 +2419,64 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskFailedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowTaskFailedCause,
                         >,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, cause),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.cause, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, base_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, new_run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, fork_event_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, binary_checksum
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.failure, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.base_run_id, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.new_run_id, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.fork_event_version, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.binary_checksum, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, worker_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-            ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -3246,147 +2677,77 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskScheduledEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::ActivityType>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, activity_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.activity_type, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskScheduledEventAttributes, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskScheduledEventAttributes, input),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, heartbeat_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_timeout, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, use_workflow_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x68 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.use_workflow_build_id, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, priority
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-            ::fastrs::table_field!(ActivityTaskScheduledEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.priority, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_id.clear();
@@ -3522,76 +2883,47 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskStartedEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskStartedEventAttributes, attempt),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, last_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_failure, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, build_id_redirect_counter
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ActivityTaskStartedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_version, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.build_id_redirect_counter, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -3696,60 +3028,37 @@ impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskCompletedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskCompletedEventAttributes, result),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCompletedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCompletedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCompletedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.result, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCompletedEventAttributes, worker_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ActivityTaskCompletedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.result = ::core::option::Option::None;
@@ -3865,69 +3174,42 @@ impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskFailedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskFailedEventAttributes, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskFailedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskFailedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskFailedEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.failure, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskFailedEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_state, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskFailedEventAttributes, worker_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ActivityTaskFailedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.failure = ::core::option::Option::None;
@@ -4019,51 +3301,32 @@ impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskTimedOutEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskTimedOutEventAttributes, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskTimedOutEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskTimedOutEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.failure, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskTimedOutEventAttributes, retry_state
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ActivityTaskTimedOutEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.retry_state, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.failure = ::core::option::Option::None;
@@ -4129,36 +3392,22 @@ impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ActivityTaskCancelRequestedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCancelRequestedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCancelRequestedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                ActivityTaskCancelRequestedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -4269,68 +3518,42 @@ impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskCanceledEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskCanceledEventAttributes, details),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCanceledEventAttributes,
-                        latest_cancel_requested_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCanceledEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCanceledEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskCanceledEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.details, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.latest_cancel_requested_event_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCanceledEventAttributes, worker_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ActivityTaskCanceledEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.details = ::core::option::Option::None;
@@ -4409,40 +3632,27 @@ impl ::fastrs::Message for TimerStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimerStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TimerStartedEventAttributes, timer_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.timer_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TimerStartedEventAttributes, start_to_fire_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        TimerStartedEventAttributes, workflow_task_completed_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TimerStartedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_to_fire_timeout, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timer_id.clear();
@@ -4505,23 +3715,22 @@ impl ::fastrs::Message for TimerFiredEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimerFiredEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TimerFiredEventAttributes, timer_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(TimerFiredEventAttributes, started_event_id),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TimerFiredEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.timer_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timer_id.clear();
@@ -4601,45 +3810,32 @@ impl ::fastrs::Message for TimerCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimerCanceledEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TimerCanceledEventAttributes, timer_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        TimerCanceledEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        TimerCanceledEventAttributes, workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(TimerCanceledEventAttributes, identity),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(TimerCanceledEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.timer_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.timer_id.clear();
@@ -4727,57 +3923,30 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionCancelRequestedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCancelRequestedEventAttributes, cause
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCancelRequestedEventAttributes,
-                        external_initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.cause, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.external_initiated_event_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCancelRequestedEventAttributes,
-                        external_workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCancelRequestedEventAttributes, identity
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                WorkflowExecutionCancelRequestedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.external_workflow_execution, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cause.clear();
@@ -4842,36 +4011,22 @@ impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionCanceledEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCanceledEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCanceledEventAttributes, details
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                WorkflowExecutionCanceledEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
@@ -4966,48 +4121,49 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MarkerRecordedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(MarkerRecordedEventAttributes, marker_name),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        MarkerRecordedEventAttributes, workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.marker_name, r, depth)
+                }
+                0x12 => {
+                    if self.details.capacity() == 0 {
+                        self.details
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<super::super::common::v1::Payloads>,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                    >(r, depth)?;
+                    self.details.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(MarkerRecordedEventAttributes, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(MarkerRecordedEventAttributes, failure),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(MarkerRecordedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failure, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.marker_name.clear();
@@ -5032,36 +4188,6 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for MarkerRecordedEventAttributes {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                if self.details.capacity() == 0 {
-                    self.details
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<super::super::common::v1::Payloads>,
-                            >(r, 0x12),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payloads>,
-                >(r, depth)?;
-                self.details.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5157,86 +4283,47 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionSignaledEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, signal_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.signal_name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes,
-                        skip_generate_workflow_task
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.skip_generate_workflow_task, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes,
-                        external_workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                WorkflowExecutionSignaledEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.external_workflow_execution, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.signal_name.clear();
@@ -5310,46 +4397,25 @@ impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionTerminatedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTerminatedEventAttributes, reason
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTerminatedEventAttributes, details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTerminatedEventAttributes, identity
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionTerminatedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.reason.clear();
@@ -5464,90 +4530,45 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        child_workflow_only
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        reason
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.child_workflow_only, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
@@ -5674,94 +4695,49 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::CancelExternalWorkflowExecutionFailedCause,
                         >,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        cause
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.cause, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cause = ::core::default::Default::default();
@@ -5852,59 +4828,32 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ExternalWorkflowExecutionCancelRequestedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                ExternalWorkflowExecutionCancelRequestedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.initiated_event_id = ::core::default::Default::default();
@@ -6038,110 +4987,57 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            SignalExternalWorkflowExecutionInitiatedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        signal_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.signal_name, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        child_workflow_only
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.child_workflow_only, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(
-                SignalExternalWorkflowExecutionInitiatedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.header, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
@@ -6268,90 +5164,49 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            SignalExternalWorkflowExecutionFailedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::SignalExternalWorkflowExecutionFailedCause,
                         >,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes, cause
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.cause, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                SignalExternalWorkflowExecutionFailedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cause = ::core::default::Default::default();
@@ -6450,66 +5305,37 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ExternalWorkflowExecutionSignaledEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(
-                ExternalWorkflowExecutionSignaledEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.initiated_event_id = ::core::default::Default::default();
@@ -6581,38 +5407,22 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            UpsertWorkflowSearchAttributesEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        UpsertWorkflowSearchAttributesEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpsertWorkflowSearchAttributesEventAttributes, search_attributes
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                UpsertWorkflowSearchAttributesEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.search_attributes, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
@@ -6678,38 +5488,22 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowPropertiesModifiedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedEventAttributes, upserted_memo
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                WorkflowPropertiesModifiedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.upserted_memo, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_task_completed_event_id = ::core::default::Default::default();
@@ -7011,276 +5805,131 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            StartChildWorkflowExecutionInitiatedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_timeout, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_run_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_task_timeout, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
-                    >,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        parent_close_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.parent_close_policy, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x60 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >,
-                >(
-                    0x60,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        cron_schedule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cron_schedule, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, memo
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, namespace_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x98,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        inherit_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                0x98 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.inherit_build_id, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, priority
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0xaa => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-                    >,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        time_skipping_config
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.time_skipping_config, r, depth)
+                }
+                0xba => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::common::v1::TimeSkippingStatePropagation,
                         >,
-                    >,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        time_skipping_state_propagation
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.time_skipping_state_propagation, r, depth)
+                }
+                0xc2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        versioning_override
-                    ),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 0, 22, 23,
-            ],
-            ::fastrs::table_field!(
-                StartChildWorkflowExecutionInitiatedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.versioning_override, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -7423,97 +6072,54 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            StartChildWorkflowExecutionFailedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::StartChildWorkflowExecutionFailedCause,
                         >,
-                    >,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, cause
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(
-                StartChildWorkflowExecutionFailedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.cause, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -7622,77 +6228,42 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionStartedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionStartedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.header, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -7809,88 +6380,47 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionCompletedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.result, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionCompletedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.result = ::core::option::Option::None;
@@ -8021,97 +6551,52 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionFailedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.failure, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionFailedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.retry_state, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.failure = ::core::option::Option::None;
@@ -8230,86 +6715,47 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionCanceledEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.details, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionCanceledEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.details = ::core::option::Option::None;
@@ -8431,86 +6877,47 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionTimedOutEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionTimedOutEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.retry_state, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -8619,77 +7026,42 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionTerminatedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionTerminatedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_event_id, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -8847,117 +7219,59 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionOptionsUpdatedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        unset_versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        attached_request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.versioning_override, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.unset_versioning_override, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.attached_request_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Callback>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        attached_completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.attached_completion_callbacks, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes, priority
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        time_skipping_config
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.time_skipping_config, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
                         >,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        workflow_update_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        time_skipping_config_updated
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(
-                WorkflowExecutionOptionsUpdatedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_update_options, r, depth, 0x42)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.time_skipping_config_updated, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.versioning_override = ::core::option::Option::None;
@@ -9042,40 +7356,29 @@ pub mod workflow_execution_options_updated_event_attributes {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkflowUpdateOptionsUpdate> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(WorkflowUpdateOptionsUpdate, update_id),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkflowUpdateOptionsUpdate, attached_request_id
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.update_id, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.attached_request_id, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::push::<
                             __fastrs::Msg<super::super::super::common::v1::Callback>,
-                        >,
-                    >(
-                        0x1a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkflowUpdateOptionsUpdate, attached_completion_callbacks
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(WorkflowUpdateOptionsUpdate, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.attached_completion_callbacks, r, depth, 0x1a)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.update_id.clear();
@@ -9174,75 +7477,37 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowPropertiesModifiedExternallyEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        new_task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.new_task_queue, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        new_workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.new_workflow_task_timeout, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        new_workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.new_workflow_run_timeout, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        new_workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.new_workflow_execution_timeout, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        upserted_memo
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(
-                WorkflowPropertiesModifiedExternallyEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.upserted_memo, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.new_task_queue.clear();
@@ -9310,39 +7575,22 @@ impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ActivityPropertiesModifiedExternallyEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityPropertiesModifiedExternallyEventAttributes,
-                        scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityPropertiesModifiedExternallyEventAttributes,
-                        new_retry_policy
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                ActivityPropertiesModifiedExternallyEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.new_retry_policy, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -9429,58 +7677,32 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionUpdateAcceptedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAcceptedEventAttributes,
-                        protocol_instance_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAcceptedEventAttributes,
-                        accepted_request_message_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAcceptedEventAttributes,
-                        accepted_request_sequencing_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.protocol_instance_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.accepted_request_message_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.accepted_request_sequencing_event_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::Request>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAcceptedEventAttributes, accepted_request
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                WorkflowExecutionUpdateAcceptedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.accepted_request, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.protocol_instance_id.clear();
@@ -9556,49 +7778,27 @@ impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionUpdateCompletedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::Meta>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateCompletedEventAttributes, meta
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.meta, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::Outcome>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateCompletedEventAttributes, outcome
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateCompletedEventAttributes,
-                        accepted_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionUpdateCompletedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.outcome, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.accepted_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.meta = ::core::option::Option::None;
@@ -9696,69 +7896,37 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionUpdateRejectedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes,
-                        protocol_instance_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes,
-                        rejected_request_message_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes,
-                        rejected_request_sequencing_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.protocol_instance_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.rejected_request_message_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.rejected_request_sequencing_event_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::Request>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes, rejected_request
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.rejected_request, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes, failure
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(
-                WorkflowExecutionUpdateRejectedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failure, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.protocol_instance_id.clear();
@@ -9829,41 +7997,24 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionUpdateAdmittedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::Request>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAdmittedEventAttributes, request
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.request, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::UpdateAdmittedEventOrigin,
                         >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAdmittedEventAttributes, origin
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                WorkflowExecutionUpdateAdmittedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.origin, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.request = ::core::option::Option::None;
@@ -9932,42 +8083,25 @@ impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionPausedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionPausedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionPausedEventAttributes, reason
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionPausedEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionPausedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -10037,42 +8171,25 @@ impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionUnpausedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUnpausedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUnpausedEventAttributes, reason
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUnpausedEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionUnpausedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();
@@ -10152,51 +8269,27 @@ impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttribu
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                        target_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                        disabled_after_fast_forward
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.target_time, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.disabled_after_fast_forward, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                        wall_clock_time
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionTimeSkippingTransitionedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.wall_clock_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.target_time = ::core::option::Option::None;
@@ -10369,113 +8462,79 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationScheduledEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, endpoint
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, service
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, operation
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.endpoint, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.service, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(NexusOperationScheduledEventAttributes, input),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, endpoint_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x32 => {
+                    if self.nexus_header.capacity() == 0 {
+                        self.nexus_header
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x32),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.nexus_header.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.endpoint_id, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, start_to_close_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(
-                NexusOperationScheduledEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.endpoint.clear();
@@ -10506,36 +8565,6 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for NexusOperationScheduledEventAttributes {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                if self.nexus_header.capacity() == 0 {
-                    self.nexus_header
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x32),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.nexus_header.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Event marking an asynchronous operation was started by the responding Nexus handler.
@@ -10601,49 +8630,32 @@ impl ::fastrs::Message for NexusOperationStartedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationStartedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationStartedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationStartedEventAttributes, operation_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationStartedEventAttributes, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationStartedEventAttributes, operation_token
-                    ),
-                ),
-            ],
-            &[0, 1, 0, 2, 3, 4],
-            ::fastrs::table_field!(NexusOperationStartedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -10719,44 +8731,27 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationCompletedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCompletedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCompletedEventAttributes, result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCompletedEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                NexusOperationCompletedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.result, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -10830,40 +8825,27 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationFailedEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationFailedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(NexusOperationFailedEventAttributes, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationFailedEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NexusOperationFailedEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failure, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -10937,42 +8919,27 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationTimedOutEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationTimedOutEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationTimedOutEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationTimedOutEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NexusOperationTimedOutEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failure, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -11046,42 +9013,27 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationCanceledEventAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCanceledEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCanceledEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCanceledEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NexusOperationCanceledEventAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failure, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -11147,36 +9099,22 @@ impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationCancelRequestedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                NexusOperationCancelRequestedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.scheduled_event_id = ::core::default::Default::default();
@@ -11251,47 +9189,27 @@ impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationCancelRequestCompletedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestCompletedEventAttributes,
-                        requested_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestCompletedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestCompletedEventAttributes,
-                        scheduled_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                NexusOperationCancelRequestCompletedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.requested_event_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.requested_event_id = ::core::default::Default::default();
@@ -11377,58 +9295,32 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationCancelRequestFailedEventAttributes,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestFailedEventAttributes,
-                        requested_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.requested_event_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_completed_event_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestFailedEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestFailedEventAttributes,
-                        scheduled_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                NexusOperationCancelRequestFailedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failure, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.requested_event_id = ::core::default::Default::default();
@@ -12498,120 +10390,1522 @@ impl ::fastrs::Message for HistoryEvent {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HistoryEvent> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(HistoryEvent, event_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.event_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(HistoryEvent, event_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.event_time, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::EventType>,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(HistoryEvent, event_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(HistoryEvent, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x28, 0, ::fastrs::table_field!(HistoryEvent, task_id)),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::hooked(0x4a),
-                __fastrs::table::Entry::hooked(0x52),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::hooked(0x7a),
-                __fastrs::table::Entry::hooked(0x82),
-                __fastrs::table::Entry::hooked(0x8a),
-                __fastrs::table::Entry::hooked(0x92),
-                __fastrs::table::Entry::hooked(0x9a),
-                __fastrs::table::Entry::hooked(0xa2),
-                __fastrs::table::Entry::hooked(0xaa),
-                __fastrs::table::Entry::hooked(0xb2),
-                __fastrs::table::Entry::hooked(0xba),
-                __fastrs::table::Entry::hooked(0xc2),
-                __fastrs::table::Entry::hooked(0xca),
-                __fastrs::table::Entry::hooked(0xd2),
-                __fastrs::table::Entry::hooked(0xda),
-                __fastrs::table::Entry::hooked(0xe2),
-                __fastrs::table::Entry::hooked(0xea),
-                __fastrs::table::Entry::hooked(0xf2),
-                __fastrs::table::Entry::hooked(0xfa),
-                __fastrs::table::Entry::hooked(0x102),
-                __fastrs::table::Entry::hooked(0x10a),
-                __fastrs::table::Entry::hooked(0x112),
-                __fastrs::table::Entry::hooked(0x11a),
-                __fastrs::table::Entry::hooked(0x122),
-                __fastrs::table::Entry::hooked(0x12a),
-                __fastrs::table::Entry::hooked(0x132),
-                __fastrs::table::Entry::hooked(0x13a),
-                __fastrs::table::Entry::hooked(0x142),
-                __fastrs::table::Entry::hooked(0x14a),
-                __fastrs::table::Entry::hooked(0x152),
-                __fastrs::table::Entry::hooked(0x15a),
-                __fastrs::table::Entry::hooked(0x162),
-                __fastrs::table::Entry::hooked(0x16a),
-                __fastrs::table::Entry::hooked(0x172),
-                __fastrs::table::Entry::hooked(0x17a),
-                __fastrs::table::Entry::hooked(0x182),
-                __fastrs::table::Entry::hooked(0x18a),
-                __fastrs::table::Entry::hooked(0x192),
-                __fastrs::table::Entry::hooked(0x19a),
-                __fastrs::table::Entry::hooked(0x1a2),
-                __fastrs::table::Entry::hooked(0x1aa),
-                __fastrs::table::Entry::hooked(0x1b2),
-                __fastrs::table::Entry::hooked(0x1ba),
-                __fastrs::table::Entry::hooked(0x1c2),
-                __fastrs::table::Entry::hooked(0x1ca),
-                __fastrs::table::Entry::hooked(0x1d2),
-                __fastrs::table::Entry::hooked(0x1da),
-                __fastrs::table::Entry::hooked(0x1e2),
-                __fastrs::table::Entry::hooked(0x1ea),
-                __fastrs::table::Entry::hooked(0x1f2),
-                __fastrs::table::Entry::hooked(0x1fa),
-                __fastrs::table::Entry::hooked(0x202),
-                __fastrs::table::Entry::hooked(0x20a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x960, 0, ::fastrs::table_field!(HistoryEvent, worker_may_ignore)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.event_type, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.version, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.task_id, r, depth)
+                }
+                0x32 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionStartedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionFailedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x4a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x52 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskScheduledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskScheduledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x5a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskStartedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x62 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskCompletedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x6a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskTimedOutEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x72 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowTaskFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowTaskFailedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x7a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskScheduledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskScheduledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x82 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ActivityTaskStartedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskStartedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ActivityTaskStartedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x8a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskCompletedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x92 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ActivityTaskFailedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskFailedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ActivityTaskFailedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x9a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskTimedOutEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xa2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::TimerStartedEventAttributes(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<TimerStartedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::TimerStartedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<TimerStartedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xaa => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::TimerFiredEventAttributes(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<TimerFiredEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::TimerFiredEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<TimerFiredEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xb2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xba => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityTaskCanceledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityTaskCanceledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xc2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::TimerCanceledEventAttributes(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<TimerCanceledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::TimerCanceledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<TimerCanceledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xca => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::MarkerRecordedEventAttributes(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<MarkerRecordedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::MarkerRecordedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<MarkerRecordedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xd2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xda => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xe2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    WorkflowExecutionCancelRequestedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            WorkflowExecutionCancelRequestedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xea => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xf2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xfa => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    RequestCancelExternalWorkflowExecutionFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            RequestCancelExternalWorkflowExecutionFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x102 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    ExternalWorkflowExecutionCancelRequestedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            ExternalWorkflowExecutionCancelRequestedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x10a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    WorkflowExecutionContinuedAsNewEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            WorkflowExecutionContinuedAsNewEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x112 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    StartChildWorkflowExecutionInitiatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            StartChildWorkflowExecutionInitiatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x11a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    StartChildWorkflowExecutionFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            StartChildWorkflowExecutionFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x122 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    ChildWorkflowExecutionCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            ChildWorkflowExecutionCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x132 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x13a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x142 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x14a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    ChildWorkflowExecutionTerminatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            ChildWorkflowExecutionTerminatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x152 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    SignalExternalWorkflowExecutionInitiatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            SignalExternalWorkflowExecutionInitiatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x15a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    SignalExternalWorkflowExecutionFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            SignalExternalWorkflowExecutionFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x162 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    ExternalWorkflowExecutionSignaledEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            ExternalWorkflowExecutionSignaledEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x16a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x172 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    WorkflowExecutionUpdateAcceptedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            WorkflowExecutionUpdateAcceptedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x17a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    WorkflowExecutionUpdateRejectedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            WorkflowExecutionUpdateRejectedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x182 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    WorkflowExecutionUpdateCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            WorkflowExecutionUpdateCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x18a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    WorkflowPropertiesModifiedExternallyEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            WorkflowPropertiesModifiedExternallyEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x192 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    ActivityPropertiesModifiedExternallyEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            ActivityPropertiesModifiedExternallyEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x19a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    WorkflowExecutionUpdateAdmittedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            WorkflowExecutionUpdateAdmittedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1aa => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationScheduledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NexusOperationScheduledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationScheduledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NexusOperationScheduledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1b2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationStartedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NexusOperationStartedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationStartedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NexusOperationStartedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1ba => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NexusOperationCompletedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCompletedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NexusOperationCompletedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1c2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NexusOperationFailedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationFailedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NexusOperationFailedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1ca => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCanceledEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NexusOperationCanceledEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCanceledEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NexusOperationCanceledEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1d2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationTimedOutEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationTimedOutEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1da => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1e2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    WorkflowExecutionOptionsUpdatedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            WorkflowExecutionOptionsUpdatedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1ea => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    NexusOperationCancelRequestCompletedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            NexusOperationCancelRequestCompletedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1f2 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    NexusOperationCancelRequestFailedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            NexusOperationCancelRequestFailedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1fa => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionPausedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionPausedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x202 => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x20a => {
+                    match &mut self.attributes {
+                        ::core::option::Option::Some(
+                            history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    WorkflowExecutionTimeSkippingTransitionedEventAttributes,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.attributes = ::core::option::Option::Some(
+                                history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            WorkflowExecutionTimeSkippingTransitionedEventAttributes,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x960 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.worker_may_ignore, r, depth)
+                }
+                0x96a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(0x96a, 0, ::fastrs::table_field!(HistoryEvent, user_metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.user_metadata, r, depth)
+                }
+                0x972 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0x972, 0, ::fastrs::table_field!(HistoryEvent, links)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.links, r, depth, 0x972)
+                }
+                0x97a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Principal>,
-                    >,
-                >(0x97a, 0, ::fastrs::table_field!(HistoryEvent, principal)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.principal, r, depth)
+                }
+                0x982 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::sdk::v1::EventGroupMarker>,
-                    >,
-                >(0x982, 0, ::fastrs::table_field!(HistoryEvent, event_group_markers)),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38,
-                39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56,
-                57, 58, 59, 60, 61, 62, 63, 64, 65,
-            ],
-            ::fastrs::table_field!(HistoryEvent, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.event_group_markers, r, depth, 0x982)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.event_id = ::core::default::Default::default();
@@ -12642,1451 +11936,6 @@ impl ::fastrs::Message for HistoryEvent {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for HistoryEvent {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x52 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskScheduledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x6a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x7a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskScheduledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x82 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskStartedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x8a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x92 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskFailedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x9a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xa2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerStartedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TimerStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::TimerStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TimerStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xaa => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerFiredEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TimerFiredEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::TimerFiredEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TimerFiredEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xb2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xba => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xc2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerCanceledEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TimerCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::TimerCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TimerCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xca => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::MarkerRecordedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<MarkerRecordedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::MarkerRecordedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<MarkerRecordedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xd2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xda => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xe2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                WorkflowExecutionCancelRequestedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionCancelRequestedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xea => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xf2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xfa => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x102 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x10a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionContinuedAsNewEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionContinuedAsNewEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x112 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                StartChildWorkflowExecutionInitiatedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x11a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                StartChildWorkflowExecutionFailedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        StartChildWorkflowExecutionFailedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x122 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ChildWorkflowExecutionCompletedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x132 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x13a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x142 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x14a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ChildWorkflowExecutionTerminatedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ChildWorkflowExecutionTerminatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x152 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x15a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                SignalExternalWorkflowExecutionFailedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x162 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ExternalWorkflowExecutionSignaledEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ExternalWorkflowExecutionSignaledEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x16a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x172 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionUpdateAcceptedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionUpdateAcceptedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x17a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionUpdateRejectedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionUpdateRejectedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x182 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                WorkflowExecutionUpdateCompletedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionUpdateCompletedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                WorkflowPropertiesModifiedExternallyEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x192 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ActivityPropertiesModifiedExternallyEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ActivityPropertiesModifiedExternallyEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x19a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionUpdateAdmittedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionUpdateAdmittedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1aa => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationScheduledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationScheduledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationScheduledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1b2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1ba => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationCompletedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1c2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationFailedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1ca => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1d2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1da => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1e2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionOptionsUpdatedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1ea => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                NexusOperationCancelRequestCompletedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        NexusOperationCancelRequestCompletedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1f2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                NexusOperationCancelRequestFailedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        NexusOperationCancelRequestFailedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1fa => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionPausedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionPausedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x202 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x20a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`HistoryEvent`].
@@ -14280,16 +12129,17 @@ impl ::fastrs::Message for History {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<History> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<HistoryEvent>>,
-                >(0x0a, 0, ::fastrs::table_field!(History, events)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(History, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<HistoryEvent>,
+                    >(&mut self.events, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.events.clear();

@@ -106,42 +106,63 @@ impl ::fastrs::Message for NamespaceInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NamespaceInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(NamespaceInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(NamespaceInfo, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(NamespaceInfo, owner_email)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(NamespaceInfo, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.state, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.description, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.owner_email, r, depth)
+                }
+                0x2a => {
+                    if self.data.capacity() == 0 {
+                        self.data
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x2a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.data.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => __fastrs::compact::merge::<__fastrs::Str>(&mut self.id, r, depth),
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<namespace_info::Capabilities>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(NamespaceInfo, capabilities)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<namespace_info::Limits>>,
-                >(0x42, 0, ::fastrs::table_field!(NamespaceInfo, limits)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x320, 0, ::fastrs::table_field!(NamespaceInfo, supports_schedules)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(NamespaceInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.capabilities, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<namespace_info::Limits>,
+                    >(&mut self.limits, r, depth)
+                }
+                0x320 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.supports_schedules, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -170,36 +191,6 @@ impl ::fastrs::Message for NamespaceInfo {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for NamespaceInfo {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                if self.data.capacity() == 0 {
-                    self.data
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x2a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.data.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`NamespaceInfo`].
@@ -409,122 +400,99 @@ pub mod namespace_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Capabilities> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(Capabilities, eager_workflow_start),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x10, 0, ::fastrs::table_field!(Capabilities, sync_update)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x18, 0, ::fastrs::table_field!(Capabilities, async_update)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x20, 0, ::fastrs::table_field!(Capabilities, worker_heartbeats)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x28,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, reported_problems_search_attribute
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x30, 0, ::fastrs::table_field!(Capabilities, workflow_pause)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x38,
-                        0,
-                        ::fastrs::table_field!(Capabilities, standalone_activities),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x40,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, worker_poll_complete_on_shutdown
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x48, 0, ::fastrs::table_field!(Capabilities, poller_autoscaling)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x50, 0, ::fastrs::table_field!(Capabilities, worker_commands)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x58,
-                        0,
-                        ::fastrs::table_field!(Capabilities, standalone_nexus_operation),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x60,
-                        0,
-                        ::fastrs::table_field!(Capabilities, workflow_update_callbacks),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x68,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, poller_autoscaling_auto_enroll
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x70,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, workflow_task_completion_pagination
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x78,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, standalone_activity_start_delay
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x80,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, standalone_activity_batch_operations
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x88,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, standalone_activity_operator_commands
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-                ::fastrs::table_field!(Capabilities, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.eager_workflow_start, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.sync_update, r, depth)
+                    }
+                    0x18 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.async_update, r, depth)
+                    }
+                    0x20 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.worker_heartbeats, r, depth)
+                    }
+                    0x28 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.reported_problems_search_attribute, r, depth)
+                    }
+                    0x30 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.workflow_pause, r, depth)
+                    }
+                    0x38 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.standalone_activities, r, depth)
+                    }
+                    0x40 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.worker_poll_complete_on_shutdown, r, depth)
+                    }
+                    0x48 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.poller_autoscaling, r, depth)
+                    }
+                    0x50 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.worker_commands, r, depth)
+                    }
+                    0x58 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.standalone_nexus_operation, r, depth)
+                    }
+                    0x60 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.workflow_update_callbacks, r, depth)
+                    }
+                    0x68 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.poller_autoscaling_auto_enroll, r, depth)
+                    }
+                    0x70 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.workflow_task_completion_pagination, r, depth)
+                    }
+                    0x78 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.standalone_activity_start_delay, r, depth)
+                    }
+                    0x80 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.standalone_activity_batch_operations, r, depth)
+                    }
+                    0x88 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.standalone_activity_operator_commands, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.eager_workflow_start = ::core::default::Default::default();
@@ -605,19 +573,24 @@ pub mod namespace_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Limits> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x08, 0, ::fastrs::table_field!(Limits, blob_size_limit_error)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x10, 0, ::fastrs::table_field!(Limits, memo_size_limit_error)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Limits, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int64,
+                        >(&mut self.blob_size_limit_error, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int64,
+                        >(&mut self.memo_size_limit_error, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.blob_size_limit_error = ::core::default::Default::default();
@@ -744,60 +717,59 @@ impl ::fastrs::Message for NamespaceConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NamespaceConfig, workflow_execution_retention_ttl
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BadBinaries>>,
-                >(0x12, 0, ::fastrs::table_field!(NamespaceConfig, bad_binaries)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_execution_retention_ttl, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<BadBinaries>,
+                    >(&mut self.bad_binaries, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ArchivalState>,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(NamespaceConfig, history_archival_state),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(NamespaceConfig, history_archival_uri),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.history_archival_state, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.history_archival_uri, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ArchivalState>,
-                    >,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(NamespaceConfig, visibility_archival_state),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(NamespaceConfig, visibility_archival_uri),
-                ),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(NamespaceConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.visibility_archival_state, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.visibility_archival_uri, r, depth)
+                }
+                0x3a => {
+                    if self.custom_search_attribute_aliases.capacity() == 0 {
+                        self.custom_search_attribute_aliases
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x3a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.custom_search_attribute_aliases.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_execution_retention_ttl = ::core::option::Option::None;
@@ -824,36 +796,6 @@ impl ::fastrs::Message for NamespaceConfig {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for NamespaceConfig {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x3a => {
-                if self.custom_search_attribute_aliases.capacity() == 0 {
-                    self.custom_search_attribute_aliases
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x3a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.custom_search_attribute_aliases.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -889,12 +831,29 @@ impl ::fastrs::Message for BadBinaries {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BadBinaries> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(BadBinaries, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.binaries.capacity() == 0 {
+                        self.binaries
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<BadBinaryInfo>,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<BadBinaryInfo>,
+                    >(r, depth)?;
+                    self.binaries.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.binaries.clear();
@@ -915,36 +874,6 @@ impl ::fastrs::Message for BadBinaries {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for BadBinaries {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.binaries.capacity() == 0 {
-                    self.binaries
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<BadBinaryInfo>,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<BadBinaryInfo>,
-                >(r, depth)?;
-                self.binaries.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -990,24 +919,25 @@ impl ::fastrs::Message for BadBinaryInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BadBinaryInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BadBinaryInfo, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(BadBinaryInfo, operator)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operator, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(BadBinaryInfo, create_time)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(BadBinaryInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.create_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.reason.clear();
@@ -1096,25 +1026,44 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNamespaceInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNamespaceInfo, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(UpdateNamespaceInfo, owner_email)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.description, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.owner_email, r, depth)
+                }
+                0x1a => {
+                    if self.data.capacity() == 0 {
+                        self.data
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.data.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-                    >,
-                >(0x20, 0, ::fastrs::table_field!(UpdateNamespaceInfo, state)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(UpdateNamespaceInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.state, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.description.clear();
@@ -1138,36 +1087,6 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateNamespaceInfo {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                if self.data.capacity() == 0 {
-                    self.data
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x1a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.data.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1202,16 +1121,17 @@ impl ::fastrs::Message for NamespaceFilter {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceFilter> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(NamespaceFilter, include_deleted)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NamespaceFilter, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_deleted, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.include_deleted = ::core::default::Default::default();

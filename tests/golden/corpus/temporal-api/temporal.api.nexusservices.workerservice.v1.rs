@@ -34,18 +34,17 @@ impl ::fastrs::Message for ExecuteCommandsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteCommandsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::super::worker::v1::WorkerCommand>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsRequest, commands)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ExecuteCommandsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.commands, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.commands.clear();
@@ -100,20 +99,19 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteCommandsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::super::worker::v1::WorkerCommandResult,
                         >,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsResponse, results)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ExecuteCommandsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.results, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.results.clear();

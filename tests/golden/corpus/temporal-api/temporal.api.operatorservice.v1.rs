@@ -45,17 +45,36 @@ impl ::fastrs::Message for AddSearchAttributesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddSearchAttributesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(AddSearchAttributesRequest, namespace)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(AddSearchAttributesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.search_attributes.capacity() == 0 {
+                        self.search_attributes
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::OpenEnum<
+                                        super::super::enums::v1::IndexedValueType,
+                                    >,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                    >(r, depth)?;
+                    self.search_attributes.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.search_attributes.clear();
@@ -79,38 +98,6 @@ impl ::fastrs::Message for AddSearchAttributesRequest {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for AddSearchAttributesRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.search_attributes.capacity() == 0 {
-                    self.search_attributes
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::OpenEnum<
-                                    super::super::enums::v1::IndexedValueType,
-                                >,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-                >(r, depth)?;
-                self.search_attributes.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddSearchAttributesResponse {
     /// Fields this schema does not know, kept and written back on encode.
@@ -130,12 +117,10 @@ impl ::fastrs::Message for AddSearchAttributesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddSearchAttributesResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(AddSearchAttributesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -193,29 +178,22 @@ impl ::fastrs::Message for RemoveSearchAttributesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveSearchAttributesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RemoveSearchAttributesRequest, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RemoveSearchAttributesRequest, namespace),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RemoveSearchAttributesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.search_attributes, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.search_attributes.clear();
@@ -258,12 +236,10 @@ impl ::fastrs::Message for RemoveSearchAttributesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveSearchAttributesResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RemoveSearchAttributesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -312,20 +288,17 @@ impl ::fastrs::Message for ListSearchAttributesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSearchAttributesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListSearchAttributesRequest, namespace),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ListSearchAttributesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -410,16 +383,67 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSearchAttributesResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ListSearchAttributesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.custom_attributes.capacity() == 0 {
+                        self.custom_attributes
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::OpenEnum<
+                                        super::super::enums::v1::IndexedValueType,
+                                    >,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                    >(r, depth)?;
+                    self.custom_attributes.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    if self.system_attributes.capacity() == 0 {
+                        self.system_attributes
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::OpenEnum<
+                                        super::super::enums::v1::IndexedValueType,
+                                    >,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                    >(r, depth)?;
+                    self.system_attributes.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    if self.storage_schema.capacity() == 0 {
+                        self.storage_schema
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.storage_schema.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.custom_attributes.clear();
@@ -442,74 +466,6 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ListSearchAttributesResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.custom_attributes.capacity() == 0 {
-                    self.custom_attributes
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::OpenEnum<
-                                    super::super::enums::v1::IndexedValueType,
-                                >,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-                >(r, depth)?;
-                self.custom_attributes.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                if self.system_attributes.capacity() == 0 {
-                    self.system_attributes
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::OpenEnum<
-                                    super::super::enums::v1::IndexedValueType,
-                                >,
-                            >(r, 0x12),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-                >(r, depth)?;
-                self.system_attributes.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                if self.storage_schema.capacity() == 0 {
-                    self.storage_schema
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x1a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.storage_schema.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -558,30 +514,27 @@ impl ::fastrs::Message for DeleteNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNamespaceRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeleteNamespaceRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(DeleteNamespaceRequest, namespace_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteNamespaceRequest, namespace_delete_delay
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DeleteNamespaceRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.namespace_delete_delay, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -636,20 +589,17 @@ impl ::fastrs::Message for DeleteNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNamespaceResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DeleteNamespaceResponse, deleted_namespace),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(DeleteNamespaceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deleted_namespace, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.deleted_namespace.clear();
@@ -733,49 +683,32 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddOrUpdateRemoteClusterRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        AddOrUpdateRemoteClusterRequest, frontend_address
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        AddOrUpdateRemoteClusterRequest, enable_remote_cluster_connection
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        AddOrUpdateRemoteClusterRequest, frontend_http_address
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        AddOrUpdateRemoteClusterRequest, enable_replication
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(AddOrUpdateRemoteClusterRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.frontend_address, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.enable_remote_cluster_connection, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.frontend_http_address, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.enable_replication, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.frontend_address.clear();
@@ -820,12 +753,10 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddOrUpdateRemoteClusterResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(AddOrUpdateRemoteClusterResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -875,20 +806,17 @@ impl ::fastrs::Message for RemoveRemoteClusterRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveRemoteClusterRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RemoveRemoteClusterRequest, cluster_name),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RemoveRemoteClusterRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cluster_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cluster_name.clear();
@@ -930,12 +858,10 @@ impl ::fastrs::Message for RemoveRemoteClusterResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveRemoteClusterResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RemoveRemoteClusterResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -993,19 +919,22 @@ impl ::fastrs::Message for ListClustersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClustersRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ListClustersRequest, page_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(ListClustersRequest, next_page_token)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListClustersRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.page_size = ::core::default::Default::default();
@@ -1067,19 +996,22 @@ impl ::fastrs::Message for ListClustersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClustersResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ClusterMetadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(ListClustersResponse, clusters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x22, 0, ::fastrs::table_field!(ListClustersResponse, next_page_token)),
-            ],
-            &[0, 1, 0, 0, 2],
-            ::fastrs::table_field!(ListClustersResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ClusterMetadata>,
+                    >(&mut self.clusters, r, depth, 0x0a)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.clusters.clear();
@@ -1195,49 +1127,52 @@ impl ::fastrs::Message for ClusterMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClusterMetadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ClusterMetadata, cluster_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ClusterMetadata, cluster_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ClusterMetadata, address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(ClusterMetadata, initial_failover_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(ClusterMetadata, history_shard_count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(ClusterMetadata, is_connection_enabled),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(ClusterMetadata, http_address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(ClusterMetadata, is_replication_enabled),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(ClusterMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cluster_name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cluster_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.address, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initial_failover_version, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.history_shard_count, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.is_connection_enabled, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.http_address, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.is_replication_enabled, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cluster_name.clear();
@@ -1295,16 +1230,13 @@ impl ::fastrs::Message for GetNexusEndpointRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetNexusEndpointRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(GetNexusEndpointRequest, id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetNexusEndpointRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => __fastrs::compact::merge::<__fastrs::Str>(&mut self.id, r, depth),
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.id.clear();
@@ -1356,18 +1288,17 @@ impl ::fastrs::Message for GetNexusEndpointResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetNexusEndpointResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(GetNexusEndpointResponse, endpoint)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetNexusEndpointResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.endpoint, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.endpoint = ::core::option::Option::None;
@@ -1420,18 +1351,17 @@ impl ::fastrs::Message for CreateNexusEndpointRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateNexusEndpointRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::nexus::v1::EndpointSpec>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CreateNexusEndpointRequest, spec)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CreateNexusEndpointRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.spec, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.spec = ::core::option::Option::None;
@@ -1484,18 +1414,17 @@ impl ::fastrs::Message for CreateNexusEndpointResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateNexusEndpointResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CreateNexusEndpointResponse, endpoint)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CreateNexusEndpointResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.endpoint, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.endpoint = ::core::option::Option::None;
@@ -1563,24 +1492,23 @@ impl ::fastrs::Message for UpdateNexusEndpointRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNexusEndpointRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => __fastrs::compact::merge::<__fastrs::Str>(&mut self.id, r, depth),
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.version, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::nexus::v1::EndpointSpec>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, spec)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(UpdateNexusEndpointRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.spec, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.id.clear();
@@ -1635,18 +1563,17 @@ impl ::fastrs::Message for UpdateNexusEndpointResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNexusEndpointResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNexusEndpointResponse, endpoint)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(UpdateNexusEndpointResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.endpoint, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.endpoint = ::core::option::Option::None;
@@ -1705,19 +1632,18 @@ impl ::fastrs::Message for DeleteNexusEndpointRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusEndpointRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeleteNexusEndpointRequest, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(DeleteNexusEndpointRequest, version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeleteNexusEndpointRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => __fastrs::compact::merge::<__fastrs::Str>(&mut self.id, r, depth),
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.id.clear();
@@ -1760,12 +1686,10 @@ impl ::fastrs::Message for DeleteNexusEndpointResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusEndpointResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(DeleteNexusEndpointResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -1836,26 +1760,25 @@ impl ::fastrs::Message for ListNexusEndpointsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusEndpointsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ListNexusEndpointsRequest, page_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListNexusEndpointsRequest, next_page_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ListNexusEndpointsRequest, name)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ListNexusEndpointsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.page_size = ::core::default::Default::default();
@@ -1918,25 +1841,22 @@ impl ::fastrs::Message for ListNexusEndpointsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusEndpointsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListNexusEndpointsResponse, next_page_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ListNexusEndpointsResponse, endpoints)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListNexusEndpointsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.endpoints, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.next_page_token.clear();

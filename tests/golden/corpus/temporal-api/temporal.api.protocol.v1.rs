@@ -78,24 +78,39 @@ impl ::fastrs::Message for Message {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Message> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Message, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Message, protocol_instance_id)),
-                __fastrs::table::Entry::hooked(0x18),
-                __fastrs::table::Entry::hooked(0x20),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x2a, 0, ::fastrs::table_field!(Message, body)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Message, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => __fastrs::compact::merge::<__fastrs::Str>(&mut self.id, r, depth),
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.protocol_instance_id, r, depth)
+                }
+                0x18 => {
+                    self.sequencing_id = ::core::option::Option::Some(
+                        message::SequencingId::EventId(
+                            __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x20 => {
+                    self.sequencing_id = ::core::option::Option::Some(
+                        message::SequencingId::CommandIndex(
+                            __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<::fastrs::well_known::Any>,
+                    >(&mut self.body, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.id.clear();
@@ -119,35 +134,6 @@ impl ::fastrs::Message for Message {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Message {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x18 => {
-                self.sequencing_id = ::core::option::Option::Some(
-                    message::SequencingId::EventId(
-                        __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x20 => {
-                self.sequencing_id = ::core::option::Option::Some(
-                    message::SequencingId::CommandIndex(
-                        __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`Message`].

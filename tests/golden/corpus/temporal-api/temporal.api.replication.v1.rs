@@ -31,20 +31,17 @@ impl ::fastrs::Message for ClusterReplicationConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClusterReplicationConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ClusterReplicationConfig, cluster_name),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ClusterReplicationConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cluster_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cluster_name.clear();
@@ -117,30 +114,27 @@ impl ::fastrs::Message for NamespaceReplicationConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceReplicationConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NamespaceReplicationConfig, active_cluster_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ClusterReplicationConfig>>,
-                >(0x12, 0, ::fastrs::table_field!(NamespaceReplicationConfig, clusters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.active_cluster_name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ClusterReplicationConfig>,
+                    >(&mut self.clusters, r, depth, 0x12)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ReplicationState>,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(NamespaceReplicationConfig, state)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NamespaceReplicationConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.state, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.active_cluster_name.clear();
@@ -205,21 +199,22 @@ impl ::fastrs::Message for FailoverStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FailoverStatus> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(FailoverStatus, failover_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(FailoverStatus, failover_version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(FailoverStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failover_time, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.failover_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.failover_time = ::core::option::Option::None;

@@ -45,12 +45,33 @@ impl ::fastrs::Message for WorkflowRuleAction {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowRuleAction> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowRuleAction, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            workflow_rule_action::Variant::ActivityPause(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                workflow_rule_action::Variant::ActivityPause(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.variant = ::core::option::Option::None;
@@ -71,40 +92,6 @@ impl ::fastrs::Message for WorkflowRuleAction {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkflowRuleAction {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        workflow_rule_action::Variant::ActivityPause(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            workflow_rule_action::Variant::ActivityPause(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`WorkflowRuleAction`].
@@ -134,12 +121,12 @@ pub mod workflow_rule_action {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ActionActivityPause> = __fastrs::table::Table::new(
-                &[],
-                &[],
-                ::fastrs::table_field!(ActionActivityPause, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                r.skip_field(tag, depth, &mut self.unknown_fields)?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.unknown_fields.clear();
@@ -250,28 +237,49 @@ impl ::fastrs::Message for WorkflowRuleSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowRuleSpec> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowRuleSpec, id)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowRuleSpec, visibility_query)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<WorkflowRuleAction>>,
-                >(0x22, 0, ::fastrs::table_field!(WorkflowRuleSpec, actions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => __fastrs::compact::merge::<__fastrs::Str>(&mut self.id, r, depth),
+                0x12 => {
+                    match &mut self.trigger {
+                        ::core::option::Option::Some(
+                            workflow_rule_spec::Trigger::ActivityStart(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.trigger = ::core::option::Option::Some(
+                                workflow_rule_spec::Trigger::ActivityStart(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.visibility_query, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<WorkflowRuleAction>,
+                    >(&mut self.actions, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(WorkflowRuleSpec, expiration_time)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(WorkflowRuleSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.expiration_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.id.clear();
@@ -296,40 +304,6 @@ impl ::fastrs::Message for WorkflowRuleSpec {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkflowRuleSpec {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.trigger {
-                    ::core::option::Option::Some(
-                        workflow_rule_spec::Trigger::ActivityStart(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.trigger = ::core::option::Option::Some(
-                            workflow_rule_spec::Trigger::ActivityStart(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`WorkflowRuleSpec`].
@@ -384,20 +358,19 @@ pub mod workflow_rule_spec {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ActivityStartingTrigger> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(ActivityStartingTrigger, predicate),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(ActivityStartingTrigger, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.predicate, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.predicate.clear();
@@ -482,27 +455,32 @@ impl ::fastrs::Message for WorkflowRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowRule> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowRule, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkflowRuleSpec>>,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowRule, spec)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowRule, created_by_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(WorkflowRule, description)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(WorkflowRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.create_time, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkflowRuleSpec>,
+                    >(&mut self.spec, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.created_by_identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.description, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.create_time = ::core::option::Option::None;

@@ -108,37 +108,42 @@ impl ::fastrs::Message for CalendarSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CalendarSpec> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CalendarSpec, second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CalendarSpec, minute)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(CalendarSpec, hour)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(CalendarSpec, day_of_month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(CalendarSpec, month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(CalendarSpec, year)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(CalendarSpec, day_of_week)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(CalendarSpec, comment)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(CalendarSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.second, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.minute, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.hour, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.day_of_month, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.month, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.year, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.day_of_week, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.comment, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.second.clear();
@@ -216,22 +221,23 @@ impl ::fastrs::Message for Range {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Range> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Range, start)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(Range, end)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(Range, step)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Range, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.start, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<__fastrs::Int32>(&mut self.end, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<__fastrs::Int32>(&mut self.step, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.start = ::core::default::Default::default();
@@ -343,37 +349,52 @@ impl ::fastrs::Message for StructuredCalendarSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StructuredCalendarSpec> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x0a, 0, ::fastrs::table_field!(StructuredCalendarSpec, second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x12, 0, ::fastrs::table_field!(StructuredCalendarSpec, minute)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x1a, 0, ::fastrs::table_field!(StructuredCalendarSpec, hour)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x22, 0, ::fastrs::table_field!(StructuredCalendarSpec, day_of_month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x2a, 0, ::fastrs::table_field!(StructuredCalendarSpec, month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x32, 0, ::fastrs::table_field!(StructuredCalendarSpec, year)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x3a, 0, ::fastrs::table_field!(StructuredCalendarSpec, day_of_week)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(StructuredCalendarSpec, comment)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(StructuredCalendarSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Range>,
+                    >(&mut self.second, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Range>,
+                    >(&mut self.minute, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Range>,
+                    >(&mut self.hour, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Range>,
+                    >(&mut self.day_of_month, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Range>,
+                    >(&mut self.month, r, depth, 0x2a)
+                }
+                0x32 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Range>,
+                    >(&mut self.year, r, depth, 0x32)
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<Range>,
+                    >(&mut self.day_of_week, r, depth, 0x3a)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.comment, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.second.clear();
@@ -452,23 +473,22 @@ impl ::fastrs::Message for IntervalSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<IntervalSpec> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(IntervalSpec, interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.interval, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(IntervalSpec, phase)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(IntervalSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.phase, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.interval = ::core::option::Option::None;
@@ -669,56 +689,67 @@ impl ::fastrs::Message for ScheduleSpec {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleSpec> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<CalendarSpec>>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleSpec, calendar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<IntervalSpec>>,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleSpec, interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<CalendarSpec>>,
-                >(0x1a, 0, ::fastrs::table_field!(ScheduleSpec, exclude_calendar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<CalendarSpec>,
+                    >(&mut self.calendar, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<IntervalSpec>,
+                    >(&mut self.interval, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<CalendarSpec>,
+                    >(&mut self.exclude_calendar, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(ScheduleSpec, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_time, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(ScheduleSpec, end_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.end_time, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(ScheduleSpec, jitter)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StructuredCalendarSpec>>,
-                >(0x3a, 0, ::fastrs::table_field!(ScheduleSpec, structured_calendar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(ScheduleSpec, cron_string)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StructuredCalendarSpec>>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(ScheduleSpec, exclude_structured_calendar),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(ScheduleSpec, timezone_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x5a, 0, ::fastrs::table_field!(ScheduleSpec, timezone_data)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(ScheduleSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.jitter, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<StructuredCalendarSpec>,
+                    >(&mut self.structured_calendar, r, depth, 0x3a)
+                }
+                0x42 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.cron_string, r, depth, 0x42)
+                }
+                0x4a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<StructuredCalendarSpec>,
+                    >(&mut self.exclude_structured_calendar, r, depth, 0x4a)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.timezone_name, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.timezone_data, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.calendar.clear();
@@ -827,35 +858,34 @@ impl ::fastrs::Message for SchedulePolicies {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SchedulePolicies> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ScheduleOverlapPolicy,
                         >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(SchedulePolicies, overlap_policy)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.overlap_policy, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(SchedulePolicies, catchup_window)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(SchedulePolicies, pause_on_failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(SchedulePolicies, keep_original_workflow_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(SchedulePolicies, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.catchup_window, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.pause_on_failure, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.keep_original_workflow_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.overlap_policy = ::core::default::Default::default();
@@ -920,12 +950,37 @@ impl ::fastrs::Message for ScheduleAction {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleAction> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(ScheduleAction, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.action {
+                        ::core::option::Option::Some(
+                            schedule_action::Action::StartWorkflow(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::workflow::v1::NewWorkflowExecutionInfo,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.action = ::core::option::Option::Some(
+                                schedule_action::Action::StartWorkflow(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::workflow::v1::NewWorkflowExecutionInfo,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.action = ::core::option::Option::None;
@@ -946,44 +1001,6 @@ impl ::fastrs::Message for ScheduleAction {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ScheduleAction {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.action {
-                    ::core::option::Option::Some(
-                        schedule_action::Action::StartWorkflow(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::workflow::v1::NewWorkflowExecutionInfo,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.action = ::core::option::Option::Some(
-                            schedule_action::Action::StartWorkflow(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::workflow::v1::NewWorkflowExecutionInfo,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ScheduleAction`].
@@ -1071,43 +1088,34 @@ impl ::fastrs::Message for ScheduleActionResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleActionResult> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleActionResult, schedule_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_time, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleActionResult, actual_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.actual_time, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(ScheduleActionResult, start_workflow_result),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.start_workflow_result, r, depth)
+                }
+                0x60 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowExecutionStatus,
                         >,
-                    >,
-                >(
-                    0x60,
-                    0,
-                    ::fastrs::table_field!(ScheduleActionResult, start_workflow_status),
-                ),
-            ],
-            &[0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4],
-            ::fastrs::table_field!(ScheduleActionResult, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_workflow_status, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.schedule_time = ::core::option::Option::None;
@@ -1196,25 +1204,30 @@ impl ::fastrs::Message for ScheduleState {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleState> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleState, notes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(ScheduleState, paused)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(ScheduleState, limited_actions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(ScheduleState, remaining_actions)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ScheduleState, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.notes, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.paused, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.limited_actions, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.remaining_actions, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.notes.clear();
@@ -1287,33 +1300,24 @@ impl ::fastrs::Message for TriggerImmediatelyRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TriggerImmediatelyRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ScheduleOverlapPolicy,
                         >,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(TriggerImmediatelyRequest, overlap_policy),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.overlap_policy, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TriggerImmediatelyRequest, scheduled_time),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TriggerImmediatelyRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.scheduled_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.overlap_policy = ::core::default::Default::default();
@@ -1397,30 +1401,29 @@ impl ::fastrs::Message for BackfillRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BackfillRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(BackfillRequest, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_time, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(BackfillRequest, end_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.end_time, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ScheduleOverlapPolicy,
                         >,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(BackfillRequest, overlap_policy)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(BackfillRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.overlap_policy, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.start_time = ::core::option::Option::None;
@@ -1502,25 +1505,30 @@ impl ::fastrs::Message for SchedulePatch {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SchedulePatch> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TriggerImmediatelyRequest>>,
-                >(0x0a, 0, ::fastrs::table_field!(SchedulePatch, trigger_immediately)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<BackfillRequest>>,
-                >(0x12, 0, ::fastrs::table_field!(SchedulePatch, backfill_request)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(SchedulePatch, pause)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(SchedulePatch, unpause)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(SchedulePatch, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<TriggerImmediatelyRequest>,
+                    >(&mut self.trigger_immediately, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<BackfillRequest>,
+                    >(&mut self.backfill_request, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.pause, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.unpause, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.trigger_immediately = ::core::option::Option::None;
@@ -1687,57 +1695,72 @@ impl ::fastrs::Message for ScheduleInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(ScheduleInfo, action_count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(ScheduleInfo, missed_catchup_window)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(ScheduleInfo, overlap_skipped)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ScheduleActionResult>>,
-                >(0x22, 0, ::fastrs::table_field!(ScheduleInfo, recent_actions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.action_count, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.missed_catchup_window, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.overlap_skipped, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ScheduleActionResult>,
+                    >(&mut self.recent_actions, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(ScheduleInfo, future_action_times)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.future_action_times, r, depth, 0x2a)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(ScheduleInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.create_time, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(ScheduleInfo, update_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(ScheduleInfo, invalid_schedule_error)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.update_time, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.invalid_schedule_error, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(ScheduleInfo, running_workflows)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x50, 0, ::fastrs::table_field!(ScheduleInfo, buffer_dropped)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x58, 0, ::fastrs::table_field!(ScheduleInfo, buffer_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x60, 0, ::fastrs::table_field!(ScheduleInfo, state_size_bytes)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            ::fastrs::table_field!(ScheduleInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.running_workflows, r, depth, 0x4a)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.buffer_dropped, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.buffer_size, r, depth)
+                }
+                0x60 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.state_size_bytes, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.action_count = ::core::default::Default::default();
@@ -1819,25 +1842,32 @@ impl ::fastrs::Message for Schedule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Schedule> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleSpec>>,
-                >(0x0a, 0, ::fastrs::table_field!(Schedule, spec)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleAction>>,
-                >(0x12, 0, ::fastrs::table_field!(Schedule, action)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SchedulePolicies>>,
-                >(0x1a, 0, ::fastrs::table_field!(Schedule, policies)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleState>>,
-                >(0x22, 0, ::fastrs::table_field!(Schedule, state)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Schedule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ScheduleSpec>,
+                    >(&mut self.spec, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ScheduleAction>,
+                    >(&mut self.action, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<SchedulePolicies>,
+                    >(&mut self.policies, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ScheduleState>,
+                    >(&mut self.state, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.spec = ::core::option::Option::None;
@@ -1948,42 +1978,45 @@ impl ::fastrs::Message for ScheduleListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleListInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleSpec>>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleListInfo, spec)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ScheduleSpec>,
+                    >(&mut self.spec, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleListInfo, workflow_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ScheduleListInfo, notes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(ScheduleListInfo, paused)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ScheduleActionResult>>,
-                >(0x2a, 0, ::fastrs::table_field!(ScheduleListInfo, recent_actions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.notes, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.paused, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ScheduleActionResult>,
+                    >(&mut self.recent_actions, r, depth, 0x2a)
+                }
+                0x32 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(ScheduleListInfo, future_action_times),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x38, 0, ::fastrs::table_field!(ScheduleListInfo, state_size_bytes)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ScheduleListInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.future_action_times, r, depth, 0x32)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.state_size_bytes, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.spec = ::core::option::Option::None;
@@ -2071,29 +2104,32 @@ impl ::fastrs::Message for ScheduleListEntry {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleListEntry> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleListEntry, schedule_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.schedule_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleListEntry, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ScheduleListEntry, search_attributes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleListInfo>>,
-                >(0x22, 0, ::fastrs::table_field!(ScheduleListEntry, info)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ScheduleListEntry, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ScheduleListInfo>,
+                    >(&mut self.info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.schedule_id.clear();

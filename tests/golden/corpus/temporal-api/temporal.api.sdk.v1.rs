@@ -56,20 +56,39 @@ impl ::fastrs::Message for EnhancedStackTrace {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EnhancedStackTrace> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<StackTraceSdkInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(EnhancedStackTrace, sdk)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StackTrace>>,
-                >(0x1a, 0, ::fastrs::table_field!(EnhancedStackTrace, stacks)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(EnhancedStackTrace, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<StackTraceSdkInfo>,
+                    >(&mut self.sdk, r, depth)
+                }
+                0x12 => {
+                    if self.sources.capacity() == 0 {
+                        self.sources
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<StackTraceFileSlice>,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<StackTraceFileSlice>,
+                    >(r, depth)?;
+                    self.sources.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<StackTrace>,
+                    >(&mut self.stacks, r, depth, 0x1a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.sdk = ::core::option::Option::None;
@@ -92,36 +111,6 @@ impl ::fastrs::Message for EnhancedStackTrace {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for EnhancedStackTrace {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                if self.sources.capacity() == 0 {
-                    self.sources
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<StackTraceFileSlice>,
-                            >(r, 0x12),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<StackTraceFileSlice>,
-                >(r, depth)?;
-                self.sources.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Information pertaining to the SDK that the trace has been captured from.
@@ -163,19 +152,20 @@ impl ::fastrs::Message for StackTraceSdkInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTraceSdkInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StackTraceSdkInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StackTraceSdkInfo, version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StackTraceSdkInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -239,19 +229,22 @@ impl ::fastrs::Message for StackTraceFileSlice {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTraceFileSlice> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(StackTraceFileSlice, line_offset)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StackTraceFileSlice, content)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StackTraceFileSlice, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Uint32,
+                    >(&mut self.line_offset, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.content, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.line_offset = ::core::default::Default::default();
@@ -341,32 +334,35 @@ impl ::fastrs::Message for StackTraceFileLocation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTraceFileLocation> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StackTraceFileLocation, file_path)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(StackTraceFileLocation, line)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(StackTraceFileLocation, column)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(StackTraceFileLocation, function_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(StackTraceFileLocation, internal_code)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(StackTraceFileLocation, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.file_path, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<__fastrs::Int32>(&mut self.line, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.column, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.function_name, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.internal_code, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.file_path.clear();
@@ -423,16 +419,17 @@ impl ::fastrs::Message for StackTrace {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTrace> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StackTraceFileLocation>>,
-                >(0x0a, 0, ::fastrs::table_field!(StackTrace, locations)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StackTrace, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<StackTraceFileLocation>,
+                    >(&mut self.locations, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.locations.clear();
@@ -515,16 +512,75 @@ impl ::fastrs::Message for EventGroupMarker {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EventGroupMarker> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(EventGroupMarker, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            event_group_marker::Variant::Label(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<event_group_marker::Label>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                event_group_marker::Variant::Label(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<event_group_marker::Label>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            event_group_marker::Variant::InboundEvent(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<event_group_marker::InboundEvent>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                event_group_marker::Variant::InboundEvent(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<event_group_marker::InboundEvent>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            event_group_marker::Variant::InboundUpdate(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<event_group_marker::InboundUpdate>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                event_group_marker::Variant::InboundUpdate(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<event_group_marker::InboundUpdate>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.variant = ::core::option::Option::None;
@@ -545,82 +601,6 @@ impl ::fastrs::Message for EventGroupMarker {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for EventGroupMarker {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::Label(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<event_group_marker::Label>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            event_group_marker::Variant::Label(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<event_group_marker::Label>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::InboundEvent(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<event_group_marker::InboundEvent>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            event_group_marker::Variant::InboundEvent(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<event_group_marker::InboundEvent>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::InboundUpdate(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<event_group_marker::InboundUpdate>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            event_group_marker::Variant::InboundUpdate(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<event_group_marker::InboundUpdate>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`EventGroupMarker`].
@@ -690,21 +670,22 @@ pub mod event_group_marker {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Label> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Label, id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<__fastrs::Str>(&mut self.id, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(Label, label)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Label, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.label, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.id.clear();
@@ -763,16 +744,19 @@ pub mod event_group_marker {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<InboundEvent> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x08, 0, ::fastrs::table_field!(InboundEvent, inbound_event_id)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(InboundEvent, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int64,
+                        >(&mut self.inbound_event_id, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.inbound_event_id = ::core::default::Default::default();
@@ -830,16 +814,19 @@ pub mod event_group_marker {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<InboundUpdate> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(InboundUpdate, inbound_update_id)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(InboundUpdate, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.inbound_update_id, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.inbound_update_id.clear();
@@ -908,21 +895,34 @@ impl ::fastrs::Message for ExternalStorageReference {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExternalStorageReference> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ExternalStorageReference, driver_name),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ExternalStorageReference, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.driver_name, r, depth)
+                }
+                0x12 => {
+                    if self.claim_data.capacity() == 0 {
+                        self.claim_data
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x12),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.claim_data.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.driver_name.clear();
@@ -944,36 +944,6 @@ impl ::fastrs::Message for ExternalStorageReference {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ExternalStorageReference {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                if self.claim_data.capacity() == 0 {
-                    self.claim_data
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x12),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.claim_data.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1060,45 +1030,42 @@ impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskCompletedMetadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Uint32>,
-                >(
-                    0x0a,
-                    0x08,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedMetadata, core_used_flags
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Uint32>,
-                >(
-                    0x12,
-                    0x10,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedMetadata, lang_used_flags
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskCompletedMetadata, sdk_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskCompletedMetadata, sdk_version),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(WorkflowTaskCompletedMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Uint32,
+                    >(r, &mut self.core_used_flags)
+                }
+                0x08 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Uint32,
+                    >(&mut self.core_used_flags, r, depth, 0x08)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_packed::<
+                        __fastrs::Uint32,
+                    >(r, &mut self.lang_used_flags)
+                }
+                0x10 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Uint32,
+                    >(&mut self.lang_used_flags, r, depth, 0x10)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.sdk_name, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.sdk_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.core_used_flags.clear();
@@ -1170,23 +1137,22 @@ impl ::fastrs::Message for UserMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UserMetadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(UserMetadata, summary)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.summary, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(UserMetadata, details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UserMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.summary = ::core::option::Option::None;
@@ -1271,18 +1237,59 @@ impl ::fastrs::Message for WorkerConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(WorkerConfig, workflow_cache_size)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkerConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.workflow_cache_size, r, depth)
+                }
+                0x12 => {
+                    match &mut self.poller_behavior {
+                        ::core::option::Option::Some(
+                            worker_config::PollerBehavior::SimplePollerBehavior(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<worker_config::SimplePollerBehavior>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.poller_behavior = ::core::option::Option::Some(
+                                worker_config::PollerBehavior::SimplePollerBehavior(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<worker_config::SimplePollerBehavior>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x1a => {
+                    match &mut self.poller_behavior {
+                        ::core::option::Option::Some(
+                            worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.poller_behavior = ::core::option::Option::Some(
+                                worker_config::PollerBehavior::AutoscalingPollerBehavior(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_cache_size = ::core::default::Default::default();
@@ -1304,61 +1311,6 @@ impl ::fastrs::Message for WorkerConfig {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkerConfig {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.poller_behavior {
-                    ::core::option::Option::Some(
-                        worker_config::PollerBehavior::SimplePollerBehavior(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<worker_config::SimplePollerBehavior>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.poller_behavior = ::core::option::Option::Some(
-                            worker_config::PollerBehavior::SimplePollerBehavior(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<worker_config::SimplePollerBehavior>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.poller_behavior {
-                    ::core::option::Option::Some(
-                        worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.poller_behavior = ::core::option::Option::Some(
-                            worker_config::PollerBehavior::AutoscalingPollerBehavior(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`WorkerConfig`].
@@ -1399,16 +1351,19 @@ pub mod worker_config {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<SimplePollerBehavior> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(SimplePollerBehavior, max_pollers)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(SimplePollerBehavior, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int32,
+                        >(&mut self.max_pollers, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.max_pollers = ::core::default::Default::default();
@@ -1483,36 +1438,29 @@ pub mod worker_config {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AutoscalingPollerBehavior> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(AutoscalingPollerBehavior, min_pollers),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(
-                        0x10,
-                        0,
-                        ::fastrs::table_field!(AutoscalingPollerBehavior, max_pollers),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(
-                        0x18,
-                        0,
-                        ::fastrs::table_field!(
-                            AutoscalingPollerBehavior, initial_pollers
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(AutoscalingPollerBehavior, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int32,
+                        >(&mut self.min_pollers, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int32,
+                        >(&mut self.max_pollers, r, depth)
+                    }
+                    0x18 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int32,
+                        >(&mut self.initial_pollers, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.min_pollers = ::core::default::Default::default();
@@ -1576,19 +1524,22 @@ impl ::fastrs::Message for WorkflowMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowMetadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkflowDefinition>>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowMetadata, definition)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowMetadata, current_details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkflowDefinition>,
+                    >(&mut self.definition, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.current_details, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.definition = ::core::option::Option::None;
@@ -1669,43 +1620,30 @@ impl ::fastrs::Message for WorkflowDefinition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowDefinition> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowDefinition, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.r#type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<WorkflowInteractionDefinition>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowDefinition, query_definitions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.query_definitions, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<WorkflowInteractionDefinition>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(WorkflowDefinition, signal_definitions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.signal_definitions, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<WorkflowInteractionDefinition>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(WorkflowDefinition, update_definitions),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(WorkflowDefinition, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_definitions, r, depth, 0x22)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();
@@ -1774,23 +1712,20 @@ impl ::fastrs::Message for WorkflowInteractionDefinition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowInteractionDefinition> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowInteractionDefinition, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowInteractionDefinition, description),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowInteractionDefinition, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.description, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();

@@ -55,24 +55,25 @@ impl ::fastrs::Message for TaskQueue {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueue> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueue, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueKind>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(TaskQueue, kind)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(TaskQueue, normal_name)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TaskQueue, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.kind, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.normal_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -128,22 +129,17 @@ impl ::fastrs::Message for TaskQueueMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueMetadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::DoubleValue>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TaskQueueMetadata, max_tasks_per_second),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(TaskQueueMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.max_tasks_per_second, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.max_tasks_per_second = ::core::option::Option::None;
@@ -267,67 +263,46 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueVersioningInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TaskQueueVersioningInfo, current_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TaskQueueVersioningInfo, ramping_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x1d,
-                    0,
-                    ::fastrs::table_field!(
-                        TaskQueueVersioningInfo, ramping_version_percentage
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.current_version, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.ramping_version, r, depth)
+                }
+                0x1d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.ramping_version_percentage, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(TaskQueueVersioningInfo, update_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.update_time, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        TaskQueueVersioningInfo, current_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.current_deployment_version, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        TaskQueueVersioningInfo, ramping_deployment_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 0, 0, 5, 0, 6],
-            ::fastrs::table_field!(TaskQueueVersioningInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.ramping_deployment_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.current_version.clear();
@@ -397,26 +372,27 @@ impl ::fastrs::Message for TaskQueueVersionSelection {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueVersionSelection> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueVersionSelection, build_ids)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(TaskQueueVersionSelection, unversioned),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(TaskQueueVersionSelection, all_active)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TaskQueueVersionSelection, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.build_ids, r, depth, 0x0a)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.unversioned, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.all_active, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.build_ids.clear();
@@ -496,25 +472,36 @@ impl ::fastrs::Message for TaskQueueVersionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueVersionInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.types_info.capacity() == 0 {
+                        self.types_info
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Int32,
+                                    __fastrs::Msg<TaskQueueTypeInfo>,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Int32,
+                        __fastrs::Msg<TaskQueueTypeInfo>,
+                    >(r, depth)?;
+                    self.types_info.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::BuildIdTaskReachability,
                         >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(TaskQueueVersionInfo, task_reachability),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueueVersionInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.task_reachability, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.types_info.clear();
@@ -536,36 +523,6 @@ impl ::fastrs::Message for TaskQueueVersionInfo {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for TaskQueueVersionInfo {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.types_info.capacity() == 0 {
-                    self.types_info
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Int32,
-                                __fastrs::Msg<TaskQueueTypeInfo>,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Int32,
-                    __fastrs::Msg<TaskQueueTypeInfo>,
-                >(r, depth)?;
-                self.types_info.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -604,19 +561,22 @@ impl ::fastrs::Message for TaskQueueTypeInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueTypeInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<PollerInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueTypeInfo, pollers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TaskQueueStats>>,
-                >(0x12, 0, ::fastrs::table_field!(TaskQueueTypeInfo, stats)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueueTypeInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<PollerInfo>,
+                    >(&mut self.pollers, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<TaskQueueStats>,
+                    >(&mut self.stats, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.pollers.clear();
@@ -753,38 +713,37 @@ impl ::fastrs::Message for TaskQueueStats {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueStats> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(TaskQueueStats, approximate_backlog_count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.approximate_backlog_count, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TaskQueueStats, approximate_backlog_age),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x1d, 0, ::fastrs::table_field!(TaskQueueStats, tasks_add_rate)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x25, 0, ::fastrs::table_field!(TaskQueueStats, tasks_dispatch_rate)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(TaskQueueStats, rate_limiting_active)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(TaskQueueStats, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.approximate_backlog_age, r, depth)
+                }
+                0x1d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.tasks_add_rate, r, depth)
+                }
+                0x25 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.tasks_dispatch_rate, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.rate_limiting_active, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.approximate_backlog_count = ::core::default::Default::default();
@@ -871,28 +830,37 @@ impl ::fastrs::Message for TaskQueueStatus {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueStatus> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(TaskQueueStatus, backlog_count_hint)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(TaskQueueStatus, read_level)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(TaskQueueStatus, ack_level)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x21, 0, ::fastrs::table_field!(TaskQueueStatus, rate_per_second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TaskIdBlock>>,
-                >(0x2a, 0, ::fastrs::table_field!(TaskQueueStatus, task_id_block)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(TaskQueueStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.backlog_count_hint, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.read_level, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.ack_level, r, depth)
+                }
+                0x21 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.rate_per_second, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<TaskIdBlock>,
+                    >(&mut self.task_id_block, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.backlog_count_hint = ::core::default::Default::default();
@@ -953,19 +921,22 @@ impl ::fastrs::Message for TaskIdBlock {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskIdBlock> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(TaskIdBlock, start_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(TaskIdBlock, end_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskIdBlock, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.start_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.end_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.start_id = ::core::default::Default::default();
@@ -1023,23 +994,20 @@ impl ::fastrs::Message for TaskQueuePartitionMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueuePartitionMetadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueuePartitionMetadata, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TaskQueuePartitionMetadata, owner_host_name),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueuePartitionMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.key, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.owner_host_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.key.clear();
@@ -1143,42 +1111,41 @@ impl ::fastrs::Message for PollerInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(PollerInfo, last_access_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PollerInfo, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(PollerInfo, rate_per_second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_access_time, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x19 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Double,
+                    >(&mut self.rate_per_second, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::common::v1::WorkerVersionCapabilities,
                         >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PollerInfo, worker_version_capabilities),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_version_capabilities, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(PollerInfo, deployment_options)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(PollerInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_options, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.last_access_time = ::core::option::Option::None;
@@ -1245,31 +1212,22 @@ impl ::fastrs::Message for StickyExecutionAttributes {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StickyExecutionAttributes> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TaskQueue>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StickyExecutionAttributes, worker_task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<TaskQueue>,
+                    >(&mut self.worker_task_queue, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StickyExecutionAttributes, schedule_to_start_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StickyExecutionAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.worker_task_queue = ::core::option::Option::None;
@@ -1319,16 +1277,17 @@ impl ::fastrs::Message for CompatibleVersionSet {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CompatibleVersionSet> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CompatibleVersionSet, build_ids)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CompatibleVersionSet, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.build_ids, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.build_ids.clear();
@@ -1392,25 +1351,27 @@ impl ::fastrs::Message for TaskQueueReachability {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueReachability> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueReachability, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_packed::<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskReachability>,
-                    >,
-                >(
-                    0x12,
-                    0x10,
-                    ::fastrs::table_field!(TaskQueueReachability, reachability),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueueReachability, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(r, &mut self.reachability)
+                }
+                0x10 => {
+                    __fastrs::compact::push::<
+                        __fastrs::OpenEnum<super::super::enums::v1::TaskReachability>,
+                    >(&mut self.reachability, r, depth, 0x10)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_queue.clear();
@@ -1472,23 +1433,22 @@ impl ::fastrs::Message for BuildIdReachability {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BuildIdReachability> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BuildIdReachability, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<TaskQueueReachability>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(BuildIdReachability, task_queue_reachability),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BuildIdReachability, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.build_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<TaskQueueReachability>,
+                    >(&mut self.task_queue_reachability, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.build_id.clear();
@@ -1542,16 +1502,17 @@ impl ::fastrs::Message for RampByPercentage {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RampByPercentage> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x0d, 0, ::fastrs::table_field!(RampByPercentage, ramp_percentage)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RampByPercentage, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.ramp_percentage, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.ramp_percentage = ::core::default::Default::default();
@@ -1657,21 +1618,38 @@ impl ::fastrs::Message for BuildIdAssignmentRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BuildIdAssignmentRule> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BuildIdAssignmentRule, target_build_id),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 0, 2],
-            ::fastrs::table_field!(BuildIdAssignmentRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.target_build_id, r, depth)
+                }
+                0x1a => {
+                    match &mut self.ramp {
+                        ::core::option::Option::Some(
+                            build_id_assignment_rule::Ramp::PercentageRamp(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<RampByPercentage>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.ramp = ::core::option::Option::Some(
+                                build_id_assignment_rule::Ramp::PercentageRamp(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<RampByPercentage>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.target_build_id.clear();
@@ -1693,40 +1671,6 @@ impl ::fastrs::Message for BuildIdAssignmentRule {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for BuildIdAssignmentRule {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.ramp {
-                    ::core::option::Option::Some(
-                        build_id_assignment_rule::Ramp::PercentageRamp(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<RampByPercentage>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.ramp = ::core::option::Option::Some(
-                            build_id_assignment_rule::Ramp::PercentageRamp(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<RampByPercentage>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`BuildIdAssignmentRule`].
@@ -1801,31 +1745,22 @@ impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        CompatibleBuildIdRedirectRule, source_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        CompatibleBuildIdRedirectRule, target_build_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CompatibleBuildIdRedirectRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.source_build_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.target_build_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.source_build_id.clear();
@@ -1887,29 +1822,22 @@ impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimestampedBuildIdAssignmentRule> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BuildIdAssignmentRule>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TimestampedBuildIdAssignmentRule, rule),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<BuildIdAssignmentRule>,
+                    >(&mut self.rule, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TimestampedBuildIdAssignmentRule, create_time),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TimestampedBuildIdAssignmentRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.create_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.rule = ::core::option::Option::None;
@@ -1971,37 +1899,22 @@ impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimestampedCompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<CompatibleBuildIdRedirectRule>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        TimestampedCompatibleBuildIdRedirectRule, rule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.rule, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TimestampedCompatibleBuildIdRedirectRule, create_time
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                TimestampedCompatibleBuildIdRedirectRule, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.create_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.rule = ::core::option::Option::None;
@@ -2059,19 +1972,18 @@ impl ::fastrs::Message for PollerGroupInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerGroupInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PollerGroupInfo, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x15, 0, ::fastrs::table_field!(PollerGroupInfo, weight)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PollerGroupInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => __fastrs::compact::merge::<__fastrs::Str>(&mut self.id, r, depth),
+                0x15 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.weight, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.id.clear();
@@ -2136,19 +2048,22 @@ impl ::fastrs::Message for PollerGroupsInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerGroupsInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(PollerGroupsInfo, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<PollerGroupInfo>>,
-                >(0x12, 0, ::fastrs::table_field!(PollerGroupsInfo, poller_groups)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PollerGroupsInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.version, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<PollerGroupInfo>,
+                    >(&mut self.poller_groups, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.version = ::core::default::Default::default();
@@ -2209,22 +2124,17 @@ impl ::fastrs::Message for PollerScalingDecision {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerScalingDecision> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        PollerScalingDecision, poll_request_delta_suggestion
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(PollerScalingDecision, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.poll_request_delta_suggestion, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.poll_request_delta_suggestion = ::core::default::Default::default();
@@ -2277,16 +2187,17 @@ impl ::fastrs::Message for RateLimit {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RateLimit> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x0d, 0, ::fastrs::table_field!(RateLimit, requests_per_second)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RateLimit, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.requests_per_second, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.requests_per_second = ::core::default::Default::default();
@@ -2356,24 +2267,25 @@ impl ::fastrs::Message for ConfigMetadata {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ConfigMetadata> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ConfigMetadata, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ConfigMetadata, update_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.update_identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ConfigMetadata, update_time)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ConfigMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.reason.clear();
@@ -2432,19 +2344,22 @@ impl ::fastrs::Message for RateLimitConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RateLimitConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RateLimit>>,
-                >(0x0a, 0, ::fastrs::table_field!(RateLimitConfig, rate_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ConfigMetadata>>,
-                >(0x12, 0, ::fastrs::table_field!(RateLimitConfig, metadata)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RateLimitConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<RateLimit>,
+                    >(&mut self.rate_limit, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ConfigMetadata>,
+                    >(&mut self.metadata, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.rate_limit = ::core::option::Option::None;
@@ -2518,26 +2433,39 @@ impl ::fastrs::Message for TaskQueueConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RateLimitConfig>>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueConfig, queue_rate_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RateLimitConfig>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TaskQueueConfig, fairness_keys_rate_limit_default
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TaskQueueConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<RateLimitConfig>,
+                    >(&mut self.queue_rate_limit, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<RateLimitConfig>,
+                    >(&mut self.fairness_keys_rate_limit_default, r, depth)
+                }
+                0x1a => {
+                    if self.fairness_weight_overrides.capacity() == 0 {
+                        self.fairness_weight_overrides
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Float,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Float,
+                    >(r, depth)?;
+                    self.fairness_weight_overrides.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.queue_rate_limit = ::core::option::Option::None;
@@ -2560,35 +2488,5 @@ impl ::fastrs::Message for TaskQueueConfig {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for TaskQueueConfig {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                if self.fairness_weight_overrides.capacity() == 0 {
-                    self.fairness_weight_overrides
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Float,
-                            >(r, 0x1a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Float,
-                >(r, depth)?;
-                self.fairness_weight_overrides.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }

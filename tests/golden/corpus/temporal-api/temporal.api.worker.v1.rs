@@ -53,28 +53,27 @@ impl ::fastrs::Message for WorkerPollerInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerPollerInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(WorkerPollerInfo, current_pollers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.current_pollers, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkerPollerInfo, last_successful_poll_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(WorkerPollerInfo, is_autoscaling)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkerPollerInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.last_successful_poll_time, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.is_autoscaling, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.current_pollers = ::core::default::Default::default();
@@ -194,52 +193,47 @@ impl ::fastrs::Message for WorkerSlotsInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerSlotsInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(WorkerSlotsInfo, current_available_slots),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(WorkerSlotsInfo, current_used_slots)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkerSlotsInfo, slot_supplier_kind)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(WorkerSlotsInfo, total_processed_tasks),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(WorkerSlotsInfo, total_failed_tasks)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerSlotsInfo, last_interval_processed_tasks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(WorkerSlotsInfo, last_interval_failure_tasks),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(WorkerSlotsInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.current_available_slots, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.current_used_slots, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.slot_supplier_kind, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.total_processed_tasks, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.total_failed_tasks, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.last_interval_processed_tasks, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.last_interval_failure_tasks, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.current_available_slots = ::core::default::Default::default();
@@ -340,36 +334,37 @@ impl ::fastrs::Message for WorkerHostInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerHostInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerHostInfo, host_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkerHostInfo, process_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x1d,
-                    0,
-                    ::fastrs::table_field!(WorkerHostInfo, current_host_cpu_usage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x25,
-                    0,
-                    ::fastrs::table_field!(WorkerHostInfo, current_host_mem_usage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(WorkerHostInfo, worker_grouping_key)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(WorkerHostInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.host_name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.process_id, r, depth)
+                }
+                0x1d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.current_host_cpu_usage, r, depth)
+                }
+                0x25 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.current_host_mem_usage, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_grouping_key, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.host_name.clear();
@@ -645,144 +640,134 @@ impl ::fastrs::Message for WorkerHeartbeat {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerHeartbeat> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerHeartbeat, worker_instance_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkerHeartbeat, worker_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerHostInfo>>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkerHeartbeat, host_info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(WorkerHeartbeat, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_instance_key, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerHostInfo>,
+                    >(&mut self.host_info, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(WorkerHeartbeat, deployment_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(WorkerHeartbeat, sdk_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(WorkerHeartbeat, sdk_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.sdk_name, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.sdk_version, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::WorkerStatus>,
-                    >,
-                >(0x40, 0, ::fastrs::table_field!(WorkerHeartbeat, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.status, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(WorkerHeartbeat, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_time, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(WorkerHeartbeat, heartbeat_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_time, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, elapsed_since_last_heartbeat),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerSlotsInfo>>,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, workflow_task_slots_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerSlotsInfo>>,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, activity_task_slots_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerSlotsInfo>>,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, nexus_task_slots_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerSlotsInfo>>,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, local_activity_slots_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerPollerInfo>>,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, workflow_poller_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerPollerInfo>>,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, workflow_sticky_poller_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerPollerInfo>>,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, activity_poller_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerPollerInfo>>,
-                >(0x9a, 0, ::fastrs::table_field!(WorkerHeartbeat, nexus_poller_info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0xa0,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, total_sticky_cache_hit),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0xa8,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, total_sticky_cache_miss),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0xb0,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, current_sticky_cache_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<PluginInfo>>,
-                >(0xba, 0, ::fastrs::table_field!(WorkerHeartbeat, plugins)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StorageDriverInfo>>,
-                >(0xc2, 0, ::fastrs::table_field!(WorkerHeartbeat, drivers)),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24,
-            ],
-            ::fastrs::table_field!(WorkerHeartbeat, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.elapsed_since_last_heartbeat, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerSlotsInfo>,
+                    >(&mut self.workflow_task_slots_info, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerSlotsInfo>,
+                    >(&mut self.activity_task_slots_info, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerSlotsInfo>,
+                    >(&mut self.nexus_task_slots_info, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerSlotsInfo>,
+                    >(&mut self.local_activity_slots_info, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerPollerInfo>,
+                    >(&mut self.workflow_poller_info, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerPollerInfo>,
+                    >(&mut self.workflow_sticky_poller_info, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerPollerInfo>,
+                    >(&mut self.activity_poller_info, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerPollerInfo>,
+                    >(&mut self.nexus_poller_info, r, depth)
+                }
+                0xa0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.total_sticky_cache_hit, r, depth)
+                }
+                0xa8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.total_sticky_cache_miss, r, depth)
+                }
+                0xb0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.current_sticky_cache_size, r, depth)
+                }
+                0xba => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<PluginInfo>,
+                    >(&mut self.plugins, r, depth, 0xba)
+                }
+                0xc2 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<StorageDriverInfo>,
+                    >(&mut self.drivers, r, depth, 0xc2)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.worker_instance_key.clear();
@@ -856,16 +841,17 @@ impl ::fastrs::Message for WorkerInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerHeartbeat>>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerInfo, worker_heartbeat)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkerHeartbeat>,
+                    >(&mut self.worker_heartbeat, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.worker_heartbeat = ::core::option::Option::None;
@@ -1039,60 +1025,79 @@ impl ::fastrs::Message for WorkerListInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerListInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerListInfo, worker_instance_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkerListInfo, worker_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkerListInfo, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_instance_key, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(WorkerListInfo, deployment_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(WorkerListInfo, sdk_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(WorkerListInfo, sdk_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.sdk_name, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.sdk_version, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::WorkerStatus>,
-                    >,
-                >(0x38, 0, ::fastrs::table_field!(WorkerListInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.status, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x42, 0, ::fastrs::table_field!(WorkerListInfo, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x4a, 0, ::fastrs::table_field!(WorkerListInfo, host_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(WorkerListInfo, worker_grouping_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x5a, 0, ::fastrs::table_field!(WorkerListInfo, process_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<PluginInfo>>,
-                >(0x62, 0, ::fastrs::table_field!(WorkerListInfo, plugins)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StorageDriverInfo>>,
-                >(0x6a, 0, ::fastrs::table_field!(WorkerListInfo, drivers)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-            ::fastrs::table_field!(WorkerListInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_time, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.host_name, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_grouping_key, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.process_id, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<PluginInfo>,
+                    >(&mut self.plugins, r, depth, 0x62)
+                }
+                0x6a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<StorageDriverInfo>,
+                    >(&mut self.drivers, r, depth, 0x6a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.worker_instance_key.clear();
@@ -1163,19 +1168,20 @@ impl ::fastrs::Message for PluginInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PluginInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PluginInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PluginInfo, version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PluginInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.name, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.name.clear();
@@ -1227,16 +1233,15 @@ impl ::fastrs::Message for StorageDriverInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StorageDriverInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StorageDriverInfo, r#type)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StorageDriverInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.r#type, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type.clear();
@@ -1296,12 +1301,33 @@ impl ::fastrs::Message for WorkerCommand {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerCommand> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerCommand, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.r#type {
+                        ::core::option::Option::Some(
+                            worker_command::Type::CancelActivity(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<CancelActivityCommand>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.r#type = ::core::option::Option::Some(
+                                worker_command::Type::CancelActivity(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<CancelActivityCommand>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type = ::core::option::Option::None;
@@ -1322,40 +1348,6 @@ impl ::fastrs::Message for WorkerCommand {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkerCommand {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.r#type {
-                    ::core::option::Option::Some(
-                        worker_command::Type::CancelActivity(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelActivityCommand>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.r#type = ::core::option::Option::Some(
-                            worker_command::Type::CancelActivity(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelActivityCommand>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`WorkerCommand`].
@@ -1393,16 +1385,17 @@ impl ::fastrs::Message for CancelActivityCommand {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelActivityCommand> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(CancelActivityCommand, task_token)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CancelActivityCommand, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -1463,12 +1456,33 @@ impl ::fastrs::Message for WorkerCommandResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerCommandResult> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerCommandResult, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.r#type {
+                        ::core::option::Option::Some(
+                            worker_command_result::Type::CancelActivity(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<CancelActivityResult>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.r#type = ::core::option::Option::Some(
+                                worker_command_result::Type::CancelActivity(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<CancelActivityResult>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.r#type = ::core::option::Option::None;
@@ -1489,40 +1503,6 @@ impl ::fastrs::Message for WorkerCommandResult {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkerCommandResult {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.r#type {
-                    ::core::option::Option::Some(
-                        worker_command_result::Type::CancelActivity(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelActivityResult>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.r#type = ::core::option::Option::Some(
-                            worker_command_result::Type::CancelActivity(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelActivityResult>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`WorkerCommandResult`].
@@ -1553,12 +1533,10 @@ impl ::fastrs::Message for CancelActivityResult {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelActivityResult> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(CancelActivityResult, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();

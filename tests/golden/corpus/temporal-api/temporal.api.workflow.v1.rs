@@ -335,196 +335,144 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionInfo, execution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowExecutionInfo, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.r#type, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowExecutionInfo, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_time, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(WorkflowExecutionInfo, close_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.close_time, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowExecutionStatus,
                         >,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(WorkflowExecutionInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, history_length),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, parent_namespace_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.status, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.history_length, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.parent_namespace_id, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, parent_execution),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.parent_execution, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, execution_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution_time, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(WorkflowExecutionInfo, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ResetPoints>>,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, auto_reset_points),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x6a, 0, ::fastrs::table_field!(WorkflowExecutionInfo, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x70,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, state_transition_count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x78,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, history_size_bytes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<ResetPoints>,
+                    >(&mut self.auto_reset_points, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x70 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.state_transition_count, r, depth)
+                }
+                0x78 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.history_size_bytes, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionInfo, most_recent_worker_version_stamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.most_recent_worker_version_stamp, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, execution_duration),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution_duration, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, root_execution),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, assigned_build_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, inherited_build_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0xaa, 0, ::fastrs::table_field!(WorkflowExecutionInfo, first_run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.root_execution, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.assigned_build_id, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.inherited_build_id, r, depth)
+                }
+                0xaa => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.first_run_id, r, depth)
+                }
+                0xb2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<WorkflowExecutionVersioningInfo>,
-                    >,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, versioning_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, worker_deployment_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.versioning_info, r, depth)
+                }
+                0xba => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_deployment_name, r, depth)
+                }
+                0xc2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(0xc2, 0, ::fastrs::table_field!(WorkflowExecutionInfo, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xc8,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionInfo, external_payload_size_bytes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xd0,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, external_payload_count),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26,
-            ],
-            ::fastrs::table_field!(WorkflowExecutionInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.priority, r, depth)
+                }
+                0xc8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.external_payload_size_bytes, r, depth)
+                }
+                0xd0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.external_payload_count, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.execution = ::core::option::Option::None;
@@ -681,81 +629,64 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionExtendedInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, execution_expiration_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution_expiration_time, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, run_expiration_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, cancel_requested
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.run_expiration_time, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.cancel_requested, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, last_reset_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_reset_time, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, original_start_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionExtendedInfo, reset_run_id),
-                ),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkflowExecutionPauseInfo>>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionExtendedInfo, pause_info),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(WorkflowExecutionExtendedInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.original_start_time, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.reset_run_id, r, depth)
+                }
+                0x3a => {
+                    if self.request_id_infos.capacity() == 0 {
+                        self.request_id_infos
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<RequestIdInfo>,
+                                >(r, 0x3a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<RequestIdInfo>,
+                    >(r, depth)?;
+                    self.request_id_infos.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<WorkflowExecutionPauseInfo>,
+                    >(&mut self.pause_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.execution_expiration_time = ::core::option::Option::None;
@@ -783,36 +714,6 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkflowExecutionExtendedInfo {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x3a => {
-                if self.request_id_infos.capacity() == 0 {
-                    self.request_id_infos
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<RequestIdInfo>,
-                            >(r, 0x3a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<RequestIdInfo>,
-                >(r, depth)?;
-                self.request_id_infos.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Holds all the information about worker versioning for a particular workflow execution.
@@ -1029,101 +930,61 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionVersioningInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionVersioningInfo, behavior),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.behavior, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionVersioningInfo, deployment),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersioningOverride>>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<DeploymentTransition>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, deployment_transition
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionVersioningInfo, version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<DeploymentVersionTransition>>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, version_transition
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.deployment, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<VersioningOverride>,
+                    >(&mut self.versioning_override, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<DeploymentTransition>,
+                    >(&mut self.deployment_transition, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<DeploymentVersionTransition>,
+                    >(&mut self.version_transition, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, revision_number
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.revision_number, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ContinueAsNewVersioningBehavior,
                         >,
-                    >,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo,
-                        continue_as_new_initial_versioning_behavior
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(WorkflowExecutionVersioningInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.continue_as_new_initial_versioning_behavior, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.behavior = ::core::default::Default::default();
@@ -1187,18 +1048,17 @@ impl ::fastrs::Message for DeploymentTransition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentTransition> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentTransition, deployment)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(DeploymentTransition, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.deployment = ::core::option::Option::None;
@@ -1270,29 +1130,24 @@ impl ::fastrs::Message for DeploymentVersionTransition {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentVersionTransition> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentVersionTransition, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DeploymentVersionTransition, deployment_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeploymentVersionTransition, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.version.clear();
@@ -1386,58 +1241,37 @@ impl ::fastrs::Message for WorkflowExecutionConfig {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionConfig> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionConfig, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionConfig, workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_timeout, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionConfig, workflow_run_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_run_timeout, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionConfig, default_workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.default_workflow_task_timeout, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionConfig, user_metadata),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(WorkflowExecutionConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.user_metadata, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_queue = ::core::option::Option::None;
@@ -1771,179 +1605,169 @@ impl ::fastrs::Message for PendingActivityInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingActivityInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PendingActivityInfo, activity_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::ActivityType>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(PendingActivityInfo, activity_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.activity_type, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(PendingActivityInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.state, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, heartbeat_details),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_details, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, last_heartbeat_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_heartbeat_time, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, last_started_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x38, 0, ::fastrs::table_field!(PendingActivityInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, maximum_attempts),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_started_time, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.maximum_attempts, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(PendingActivityInfo, scheduled_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.scheduled_time, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(PendingActivityInfo, expiration_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.expiration_time, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(0x5a, 0, ::fastrs::table_field!(PendingActivityInfo, last_failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, last_worker_identity),
-                ),
-                __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_failure, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.last_worker_identity, r, depth)
+                }
+                0x6a => {
+                    match &mut self.assigned_build_id {
+                        ::core::option::Option::Some(
+                            pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<::fastrs::well_known::Empty>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.assigned_build_id = ::core::option::Option::Some(
+                                pending_activity_info::AssignedBuildId::UseWorkflowBuildId(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<::fastrs::well_known::Empty>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x72 => {
+                    match &mut self.assigned_build_id {
+                        ::core::option::Option::Some(
+                            pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.assigned_build_id = ::core::option::Option::Some(
+                                pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingActivityInfo, last_worker_version_stamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_worker_version_stamp, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, current_retry_interval),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.current_retry_interval, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingActivityInfo, last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_attempt_complete_time, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingActivityInfo, next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x98, 0, ::fastrs::table_field!(PendingActivityInfo, paused)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.next_attempt_schedule_time, r, depth)
+                }
+                0x98 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.paused, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(PendingActivityInfo, last_deployment)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingActivityInfo, last_worker_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_deployment, r, depth)
+                }
+                0xaa => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.last_worker_deployment_version, r, depth)
+                }
+                0xb2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(0xb2, 0, ::fastrs::table_field!(PendingActivityInfo, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0xba => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<pending_activity_info::PauseInfo>,
-                    >,
-                >(0xba, 0, ::fastrs::table_field!(PendingActivityInfo, pause_info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.pause_info, r, depth)
+                }
+                0xc2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, activity_options),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.activity_options, r, depth)
+                }
+                0xca => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0xca,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, last_deployment_version),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25,
-            ],
-            ::fastrs::table_field!(PendingActivityInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.last_deployment_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_id.clear();
@@ -1987,59 +1811,6 @@ impl ::fastrs::Message for PendingActivityInfo {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for PendingActivityInfo {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x6a => {
-                match &mut self.assigned_build_id {
-                    ::core::option::Option::Some(
-                        pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<::fastrs::well_known::Empty>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.assigned_build_id = ::core::option::Option::Some(
-                            pending_activity_info::AssignedBuildId::UseWorkflowBuildId(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<::fastrs::well_known::Empty>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.assigned_build_id {
-                    ::core::option::Option::Some(
-                        pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.assigned_build_id = ::core::option::Option::Some(
-                            pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`PendingActivityInfo`].
@@ -2117,20 +1888,61 @@ pub mod pending_activity_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<PauseInfo> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(PauseInfo, pause_time)),
-                    __fastrs::table::Entry::hooked(0x12),
-                    __fastrs::table::Entry::hooked(0x22),
-                ],
-                &[0, 1, 2, 0, 3],
-                ::fastrs::table_field!(PauseInfo, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.pause_time, r, depth)
+                    }
+                    0x12 => {
+                        match &mut self.paused_by {
+                            ::core::option::Option::Some(
+                                pause_info::PausedBy::Manual(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<pause_info::Manual>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.paused_by = ::core::option::Option::Some(
+                                    pause_info::PausedBy::Manual(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<pause_info::Manual>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    0x22 => {
+                        match &mut self.paused_by {
+                            ::core::option::Option::Some(
+                                pause_info::PausedBy::Rule(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<pause_info::Rule>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.paused_by = ::core::option::Option::Some(
+                                    pause_info::PausedBy::Rule(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<pause_info::Rule>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.pause_time = ::core::option::Option::None;
@@ -2152,59 +1964,6 @@ pub mod pending_activity_info {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for PauseInfo {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x12 => {
-                    match &mut self.paused_by {
-                        ::core::option::Option::Some(
-                            pause_info::PausedBy::Manual(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<pause_info::Manual>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.paused_by = ::core::option::Option::Some(
-                                pause_info::PausedBy::Manual(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<pause_info::Manual>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x22 => {
-                    match &mut self.paused_by {
-                        ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<pause_info::Rule>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.paused_by = ::core::option::Option::Some(
-                                pause_info::PausedBy::Rule(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<pause_info::Rule>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
     /// Types nested in [`PauseInfo`].
@@ -2256,19 +2015,24 @@ pub mod pending_activity_info {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<Manual> = __fastrs::table::Table::new(
-                    &[
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x0a, 0, ::fastrs::table_field!(Manual, identity)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x12, 0, ::fastrs::table_field!(Manual, reason)),
-                    ],
-                    &[0, 1, 2],
-                    ::fastrs::table_field!(Manual, unknown_fields),
-                );
-                __fastrs::table::merge(self, &TABLE, r, depth)
+                while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                    r,
+                )? {
+                    match tag {
+                        0x0a => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Str,
+                            >(&mut self.identity, r, depth)
+                        }
+                        0x12 => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Str,
+                            >(&mut self.reason, r, depth)
+                        }
+                        tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                    }?;
+                }
+                ::core::result::Result::Ok(())
             }
             fn clear(&mut self) {
                 self.identity.clear();
@@ -2338,22 +2102,29 @@ pub mod pending_activity_info {
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<Rule> = __fastrs::table::Table::new(
-                    &[
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x0a, 0, ::fastrs::table_field!(Rule, rule_id)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x12, 0, ::fastrs::table_field!(Rule, identity)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x1a, 0, ::fastrs::table_field!(Rule, reason)),
-                    ],
-                    &[0, 1, 2, 3],
-                    ::fastrs::table_field!(Rule, unknown_fields),
-                );
-                __fastrs::table::merge(self, &TABLE, r, depth)
+                while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                    r,
+                )? {
+                    match tag {
+                        0x0a => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Str,
+                            >(&mut self.rule_id, r, depth)
+                        }
+                        0x12 => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Str,
+                            >(&mut self.identity, r, depth)
+                        }
+                        0x1a => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Str,
+                            >(&mut self.reason, r, depth)
+                        }
+                        tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                    }?;
+                }
+                ::core::result::Result::Ok(())
             }
             fn clear(&mut self) {
                 self.rule_id.clear();
@@ -2446,48 +2217,35 @@ impl ::fastrs::Message for PendingChildExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingChildExecutionInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PendingChildExecutionInfo, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PendingChildExecutionInfo, run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PendingChildExecutionInfo, workflow_type_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(PendingChildExecutionInfo, initiated_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_type_name, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initiated_id, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
-                    >,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingChildExecutionInfo, parent_close_policy
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(PendingChildExecutionInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.parent_close_policy, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_id.clear();
@@ -2585,52 +2343,39 @@ impl ::fastrs::Message for PendingWorkflowTaskInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingWorkflowTaskInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::PendingWorkflowTaskState,
                         >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(PendingWorkflowTaskInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.state, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(PendingWorkflowTaskInfo, scheduled_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.scheduled_time, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingWorkflowTaskInfo, original_scheduled_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.original_scheduled_time, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PendingWorkflowTaskInfo, started_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(PendingWorkflowTaskInfo, attempt)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(PendingWorkflowTaskInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.started_time, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.state = ::core::default::Default::default();
@@ -2685,16 +2430,17 @@ impl ::fastrs::Message for ResetPoints {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetPoints> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ResetPointInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(ResetPoints, points)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ResetPoints, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<ResetPointInfo>,
+                    >(&mut self.points, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.points.clear();
@@ -2804,44 +2550,45 @@ impl ::fastrs::Message for ResetPointInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetPointInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ResetPointInfo, binary_checksum)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ResetPointInfo, run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetPointInfo, first_workflow_task_completed_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.binary_checksum, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.first_workflow_task_completed_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(ResetPointInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.create_time, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(ResetPointInfo, expire_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x30, 0, ::fastrs::table_field!(ResetPointInfo, resettable)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(ResetPointInfo, build_id)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ResetPointInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.expire_time, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.resettable, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.build_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.binary_checksum.clear();
@@ -3057,141 +2804,94 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NewWorkflowExecutionInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, workflow_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        NewWorkflowExecutionInfo, workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_timeout, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        NewWorkflowExecutionInfo, workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_run_timeout, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        NewWorkflowExecutionInfo, workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_task_timeout, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        NewWorkflowExecutionInfo, workflow_id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, retry_policy),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, cron_schedule),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cron_schedule, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(0x5a, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(0x6a, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, user_metadata),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersioningOverride>>,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, versioning_override),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.user_metadata, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<VersioningOverride>,
+                    >(&mut self.versioning_override, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(0x82, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, priority)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
-            ::fastrs::table_field!(NewWorkflowExecutionInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.priority, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_id.clear();
@@ -3344,60 +3044,57 @@ impl ::fastrs::Message for CallbackInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallbackInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Callback>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, callback)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<callback_info::Trigger>>,
-                >(0x12, 0, ::fastrs::table_field!(CallbackInfo, trigger)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.callback, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<callback_info::Trigger>,
+                    >(&mut self.trigger, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(CallbackInfo, registration_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.registration_time, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::CallbackState>,
-                    >,
-                >(0x20, 0, ::fastrs::table_field!(CallbackInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(CallbackInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.state, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(CallbackInfo, last_attempt_complete_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_attempt_complete_time, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(CallbackInfo, last_attempt_failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_attempt_failure, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(CallbackInfo, next_attempt_schedule_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x4a, 0, ::fastrs::table_field!(CallbackInfo, blocked_reason)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(CallbackInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.next_attempt_schedule_time, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.blocked_reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.callback = ::core::option::Option::None;
@@ -3452,12 +3149,12 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkflowClosed> = __fastrs::table::Table::new(
-                &[],
-                &[],
-                ::fastrs::table_field!(WorkflowClosed, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                r.skip_field(tag, depth, &mut self.unknown_fields)?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.unknown_fields.clear();
@@ -3507,22 +3204,19 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionCompleted> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(
-                            UpdateWorkflowExecutionCompleted, update_id
-                        ),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(UpdateWorkflowExecutionCompleted, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.update_id, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.update_id.clear();
@@ -3593,15 +3287,56 @@ pub mod callback_info {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Trigger> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::hooked(0x0a),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Trigger, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        match &mut self.variant {
+                            ::core::option::Option::Some(
+                                trigger::Variant::WorkflowClosed(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<WorkflowClosed>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.variant = ::core::option::Option::Some(
+                                    trigger::Variant::WorkflowClosed(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<WorkflowClosed>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    0x12 => {
+                        match &mut self.variant {
+                            ::core::option::Option::Some(
+                                trigger::Variant::UpdateWorkflowExecutionCompleted(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.variant = ::core::option::Option::Some(
+                                    trigger::Variant::UpdateWorkflowExecutionCompleted(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.variant = ::core::option::Option::None;
@@ -3622,61 +3357,6 @@ pub mod callback_info {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Trigger {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.variant {
-                        ::core::option::Option::Some(
-                            trigger::Variant::WorkflowClosed(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<WorkflowClosed>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.variant = ::core::option::Option::Some(
-                                trigger::Variant::WorkflowClosed(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<WorkflowClosed>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x12 => {
-                    match &mut self.variant {
-                        ::core::option::Option::Some(
-                            trigger::Variant::UpdateWorkflowExecutionCompleted(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.variant = ::core::option::Option::Some(
-                                trigger::Variant::UpdateWorkflowExecutionCompleted(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
     /// Types nested in [`Trigger`].
@@ -3890,144 +3570,99 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingNexusOperationInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PendingNexusOperationInfo, endpoint)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PendingNexusOperationInfo, service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(PendingNexusOperationInfo, operation)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, operation_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.endpoint, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.service, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, scheduled_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.scheduled_time, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::PendingNexusOperationState,
                         >,
-                    >,
-                >(0x38, 0, ::fastrs::table_field!(PendingNexusOperationInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x40, 0, ::fastrs::table_field!(PendingNexusOperationInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.state, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_attempt_complete_time, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, last_attempt_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_attempt_failure, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.next_attempt_schedule_time, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<NexusOperationCancellationInfo>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, cancellation_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, scheduled_event_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, blocked_reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, operation_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.cancellation_info, r, depth)
+                }
+                0x68 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.scheduled_event_id, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.blocked_reason, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_token, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, start_to_close_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-            ::fastrs::table_field!(PendingNexusOperationInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.endpoint.clear();
@@ -4165,84 +3800,49 @@ impl ::fastrs::Message for NexusOperationCancellationInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationCancellationInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, requested_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.requested_time, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::NexusOperationCancellationState,
                         >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(NexusOperationCancellationInfo, state),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(NexusOperationCancellationInfo, attempt),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.state, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_attempt_complete_time, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, last_attempt_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_attempt_failure, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, blocked_reason
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(NexusOperationCancellationInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.next_attempt_schedule_time, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.blocked_reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.requested_time = ::core::option::Option::None;
@@ -4333,36 +3933,27 @@ impl ::fastrs::Message for WorkflowExecutionOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionOptions> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersioningOverride>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionOptions, versioning_override),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
+                        __fastrs::Msg<VersioningOverride>,
+                    >(&mut self.versioning_override, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowExecutionOptions, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptions, time_skipping_config
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowExecutionOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.time_skipping_config, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.versioning_override = ::core::option::Option::None;
@@ -4494,29 +4085,77 @@ impl ::fastrs::Message for VersioningOverride {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersioningOverride> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(VersioningOverride, behavior)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.behavior, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(VersioningOverride, deployment)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x20),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x4a, 0, ::fastrs::table_field!(VersioningOverride, pinned_version)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 0, 0, 0, 6],
-            ::fastrs::table_field!(VersioningOverride, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment, r, depth)
+                }
+                0x1a => {
+                    match &mut self.r#override {
+                        ::core::option::Option::Some(
+                            versioning_override::Override::Pinned(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<versioning_override::PinnedOverride>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.r#override = ::core::option::Option::Some(
+                                versioning_override::Override::Pinned(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<versioning_override::PinnedOverride>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x20 => {
+                    self.r#override = ::core::option::Option::Some(
+                        versioning_override::Override::AutoUpgrade(
+                            __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.r#override {
+                        ::core::option::Option::Some(
+                            versioning_override::Override::OneTime(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<versioning_override::OneTimeOverride>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.r#override = ::core::option::Option::Some(
+                                versioning_override::Override::OneTime(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<versioning_override::OneTimeOverride>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.pinned_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.behavior = ::core::default::Default::default();
@@ -4540,69 +4179,6 @@ impl ::fastrs::Message for VersioningOverride {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for VersioningOverride {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.r#override {
-                    ::core::option::Option::Some(
-                        versioning_override::Override::Pinned(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<versioning_override::PinnedOverride>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.r#override = ::core::option::Option::Some(
-                            versioning_override::Override::Pinned(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<versioning_override::PinnedOverride>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x20 => {
-                self.r#override = ::core::option::Option::Some(
-                    versioning_override::Override::AutoUpgrade(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.r#override {
-                    ::core::option::Option::Some(
-                        versioning_override::Override::OneTime(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<versioning_override::OneTimeOverride>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.r#override = ::core::option::Option::Some(
-                            versioning_override::Override::OneTime(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<versioning_override::OneTimeOverride>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`VersioningOverride`].
@@ -4686,25 +4262,26 @@ pub mod versioning_override {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<PinnedOverride> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
                             __fastrs::OpenEnum<PinnedOverrideBehavior>,
-                        >,
-                    >(0x08, 0, ::fastrs::table_field!(PinnedOverride, behavior)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.behavior, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::deployment::v1::WorkerDeploymentVersion,
                             >,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(PinnedOverride, version)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(PinnedOverride, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.version, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.behavior = ::core::default::Default::default();
@@ -4785,26 +4362,21 @@ pub mod versioning_override {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OneTimeOverride> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::deployment::v1::WorkerDeploymentVersion,
                             >,
-                        >,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(
-                            OneTimeOverride, target_deployment_version
-                        ),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(OneTimeOverride, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.target_deployment_version, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.target_deployment_version = ::core::option::Option::None;
@@ -4920,28 +4492,27 @@ impl ::fastrs::Message for OnConflictOptions {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OnConflictOptions> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(OnConflictOptions, attach_request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        OnConflictOptions, attach_completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(OnConflictOptions, attach_links)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(OnConflictOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.attach_request_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.attach_completion_callbacks, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.attach_links, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.attach_request_id = ::core::default::Default::default();
@@ -5020,24 +4591,27 @@ impl ::fastrs::Message for RequestIdInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestIdInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::EventType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(RequestIdInfo, event_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(RequestIdInfo, event_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(RequestIdInfo, buffered)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(RequestIdInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.event_type, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.event_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.buffered, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.event_type = ::core::default::Default::default();
@@ -5118,15 +4692,54 @@ impl ::fastrs::Message for PostResetOperation {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PostResetOperation> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PostResetOperation, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            post_reset_operation::Variant::SignalWorkflow(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<post_reset_operation::SignalWorkflow>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                post_reset_operation::Variant::SignalWorkflow(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<post_reset_operation::SignalWorkflow>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    match &mut self.variant {
+                        ::core::option::Option::Some(
+                            post_reset_operation::Variant::UpdateWorkflowOptions(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.variant = ::core::option::Option::Some(
+                                post_reset_operation::Variant::UpdateWorkflowOptions(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.variant = ::core::option::Option::None;
@@ -5147,61 +4760,6 @@ impl ::fastrs::Message for PostResetOperation {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for PostResetOperation {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        post_reset_operation::Variant::SignalWorkflow(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<post_reset_operation::SignalWorkflow>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            post_reset_operation::Variant::SignalWorkflow(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<post_reset_operation::SignalWorkflow>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        post_reset_operation::Variant::UpdateWorkflowOptions(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            post_reset_operation::Variant::UpdateWorkflowOptions(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`PostResetOperation`].
@@ -5280,31 +4838,34 @@ pub mod post_reset_operation {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<SignalWorkflow> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(SignalWorkflow, signal_name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.signal_name, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<super::super::super::common::v1::Payloads>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(SignalWorkflow, input)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.input, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<super::super::super::common::v1::Header>,
-                        >,
-                    >(0x1a, 0, ::fastrs::table_field!(SignalWorkflow, header)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
+                        >(&mut self.header, r, depth)
+                    }
+                    0x22 => {
+                        __fastrs::compact::push::<
                             __fastrs::Msg<super::super::super::common::v1::Link>,
-                        >,
-                    >(0x22, 0, ::fastrs::table_field!(SignalWorkflow, links)),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(SignalWorkflow, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.links, r, depth, 0x22)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.signal_name.clear();
@@ -5375,33 +4936,24 @@ pub mod post_reset_operation {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<UpdateWorkflowOptions> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<super::WorkflowExecutionOptions>,
-                        >,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(
-                            UpdateWorkflowOptions, workflow_execution_options
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.workflow_execution_options, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                        >,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(UpdateWorkflowOptions, update_mask),
-                    ),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(UpdateWorkflowOptions, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.update_mask, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.workflow_execution_options = ::core::option::Option::None;
@@ -5473,28 +5025,25 @@ impl ::fastrs::Message for WorkflowExecutionPauseInfo {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionPauseInfo> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionPauseInfo, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionPauseInfo, paused_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowExecutionPauseInfo, reason)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowExecutionPauseInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.paused_time, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.identity.clear();

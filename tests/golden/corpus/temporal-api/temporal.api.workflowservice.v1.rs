@@ -155,110 +155,91 @@ impl ::fastrs::Message for RegisterNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RegisterNamespaceRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(RegisterNamespaceRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RegisterNamespaceRequest, description),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RegisterNamespaceRequest, owner_email),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.description, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.owner_email, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RegisterNamespaceRequest, workflow_execution_retention_period
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.workflow_execution_retention_period, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::replication::v1::ClusterReplicationConfig,
                         >,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(RegisterNamespaceRequest, clusters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(RegisterNamespaceRequest, active_cluster_name),
-                ),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(RegisterNamespaceRequest, security_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(RegisterNamespaceRequest, is_global_namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.clusters, r, depth, 0x2a)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.active_cluster_name, r, depth)
+                }
+                0x3a => {
+                    if self.data.capacity() == 0 {
+                        self.data
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x3a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.data.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.security_token, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.is_global_namespace, r, depth)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ArchivalState>,
-                    >,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(
-                        RegisterNamespaceRequest, history_archival_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        RegisterNamespaceRequest, history_archival_uri
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.history_archival_state, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.history_archival_uri, r, depth)
+                }
+                0x60 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ArchivalState>,
-                    >,
-                >(
-                    0x60,
-                    0,
-                    ::fastrs::table_field!(
-                        RegisterNamespaceRequest, visibility_archival_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        RegisterNamespaceRequest, visibility_archival_uri
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-            ::fastrs::table_field!(RegisterNamespaceRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.visibility_archival_state, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.visibility_archival_uri, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -293,36 +274,6 @@ impl ::fastrs::Message for RegisterNamespaceRequest {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for RegisterNamespaceRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x3a => {
-                if self.data.capacity() == 0 {
-                    self.data
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x3a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.data.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RegisterNamespaceResponse {
     /// Fields this schema does not know, kept and written back on encode.
@@ -342,12 +293,10 @@ impl ::fastrs::Message for RegisterNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RegisterNamespaceResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RegisterNamespaceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -420,32 +369,27 @@ impl ::fastrs::Message for ListNamespacesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNamespacesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ListNamespacesRequest, page_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListNamespacesRequest, next_page_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::namespace::v1::NamespaceFilter>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ListNamespacesRequest, namespace_filter),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ListNamespacesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.namespace_filter, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.page_size = ::core::default::Default::default();
@@ -507,23 +451,22 @@ impl ::fastrs::Message for ListNamespacesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNamespacesResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<DescribeNamespaceResponse>>,
-                >(0x0a, 0, ::fastrs::table_field!(ListNamespacesResponse, namespaces)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListNamespacesResponse, next_page_token),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListNamespacesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Msg<DescribeNamespaceResponse>,
+                    >(&mut self.namespaces, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespaces.clear();
@@ -594,26 +537,23 @@ impl ::fastrs::Message for DescribeNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeNamespaceRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DescribeNamespaceRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(DescribeNamespaceRequest, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(DescribeNamespaceRequest, weak_consistency),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DescribeNamespaceRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => __fastrs::compact::merge::<__fastrs::Str>(&mut self.id, r, depth),
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.weak_consistency, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -765,81 +705,54 @@ impl ::fastrs::Message for DescribeNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeNamespaceResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::namespace::v1::NamespaceInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DescribeNamespaceResponse, namespace_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.namespace_info, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::namespace::v1::NamespaceConfig>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DescribeNamespaceResponse, config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.config, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::replication::v1::NamespaceReplicationConfig,
                         >,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(DescribeNamespaceResponse, replication_config),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(DescribeNamespaceResponse, failover_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNamespaceResponse, is_global_namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.replication_config, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.failover_version, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.is_global_namespace, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::replication::v1::FailoverStatus>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(DescribeNamespaceResponse, failover_history),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.failover_history, r, depth, 0x32)
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerGroupInfo>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(DescribeNamespaceResponse, poller_group_infos),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.poller_group_infos, r, depth, 0x3a)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerGroupsInfo>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(DescribeNamespaceResponse, poller_groups_info),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(DescribeNamespaceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.poller_groups_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace_info = ::core::option::Option::None;
@@ -965,58 +878,49 @@ impl ::fastrs::Message for UpdateNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNamespaceRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNamespaceRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::namespace::v1::UpdateNamespaceInfo>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(UpdateNamespaceRequest, update_info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.update_info, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::namespace::v1::NamespaceConfig>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(UpdateNamespaceRequest, config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.config, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::replication::v1::NamespaceReplicationConfig,
                         >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(UpdateNamespaceRequest, replication_config),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(UpdateNamespaceRequest, security_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(UpdateNamespaceRequest, delete_bad_binary),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(UpdateNamespaceRequest, promote_namespace),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(UpdateNamespaceRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.replication_config, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.security_token, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.delete_bad_binary, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.promote_namespace, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -1126,52 +1030,39 @@ impl ::fastrs::Message for UpdateNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNamespaceResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::namespace::v1::NamespaceInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UpdateNamespaceResponse, namespace_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.namespace_info, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::namespace::v1::NamespaceConfig>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(UpdateNamespaceResponse, config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.config, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::replication::v1::NamespaceReplicationConfig,
                         >,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(UpdateNamespaceResponse, replication_config),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(UpdateNamespaceResponse, failover_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(UpdateNamespaceResponse, is_global_namespace),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(UpdateNamespaceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.replication_config, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.failover_version, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.is_global_namespace, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace_info = ::core::option::Option::None;
@@ -1233,23 +1124,22 @@ impl ::fastrs::Message for DeprecateNamespaceRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeprecateNamespaceRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeprecateNamespaceRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DeprecateNamespaceRequest, security_token),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeprecateNamespaceRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.security_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -1293,12 +1183,10 @@ impl ::fastrs::Message for DeprecateNamespaceResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeprecateNamespaceResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(DeprecateNamespaceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -1680,289 +1568,163 @@ impl ::fastrs::Message for StartWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, workflow_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(StartWorkflowExecutionRequest, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_timeout, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_run_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, request_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_task_timeout, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, workflow_id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, retry_policy),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, cron_schedule),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cron_schedule, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(0x72, 0, ::fastrs::table_field!(StartWorkflowExecutionRequest, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x88,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, request_eager_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x88 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.request_eager_execution, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, continued_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.continued_failure, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, last_completion_result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_completion_result, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, workflow_start_delay
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.workflow_start_delay, r, depth)
+                }
+                0xaa => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Callback>,
-                    >,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.completion_callbacks, r, depth, 0xaa)
+                }
+                0xb0 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowIdConflictPolicy,
                         >,
-                    >,
-                >(
-                    0xb0,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, workflow_id_conflict_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_id_conflict_policy, r, depth)
+                }
+                0xba => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, user_metadata),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.user_metadata, r, depth)
+                }
+                0xc2 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0xc2, 0, ::fastrs::table_field!(StartWorkflowExecutionRequest, links)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.links, r, depth, 0xc2)
+                }
+                0xca => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-                    >,
-                >(
-                    0xca,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.versioning_override, r, depth)
+                }
+                0xd2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::workflow::v1::OnConflictOptions>,
-                    >,
-                >(
-                    0xd2,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, on_conflict_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.on_conflict_options, r, depth)
+                }
+                0xda => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0xda,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionRequest, priority),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0xe2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0xe2,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, eager_worker_deployment_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.eager_worker_deployment_options, r, depth)
+                }
+                0xea => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-                    >,
-                >(
-                    0xea,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionRequest, time_skipping_config
-                    ),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29,
-            ],
-            ::fastrs::table_field!(StartWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.time_skipping_config, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -2096,63 +1858,42 @@ impl ::fastrs::Message for StartWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionResponse, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<PollWorkflowTaskQueueResponse>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionResponse, eager_workflow_task
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionResponse, started),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.eager_workflow_task, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.started, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(StartWorkflowExecutionResponse, link)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.link, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowExecutionStatus,
                         >,
-                    >,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(StartWorkflowExecutionResponse, status),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        StartWorkflowExecutionResponse, first_execution_run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(StartWorkflowExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.status, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.first_execution_run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.run_id.clear();
@@ -2273,78 +2014,49 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkflowExecutionHistoryRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(GetWorkflowExecutionHistoryRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(GetWorkflowExecutionHistoryRequest, execution),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryRequest, maximum_page_size
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryRequest, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryRequest, wait_new_event
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.execution, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.maximum_page_size, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.wait_new_event, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::HistoryEventFilterType,
                         >,
-                    >,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryRequest, history_event_filter_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryRequest, skip_archival
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(GetWorkflowExecutionHistoryRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.history_event_filter_type, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.skip_archival, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -2429,49 +2141,32 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkflowExecutionHistoryResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::history::v1::History>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(GetWorkflowExecutionHistoryResponse, history),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.history, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::DataBlob>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryResponse, raw_history
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryResponse, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(GetWorkflowExecutionHistoryResponse, archived),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(GetWorkflowExecutionHistoryResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.raw_history, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.archived, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.history = ::core::option::Option::None;
@@ -2555,55 +2250,32 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryReverseRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            GetWorkflowExecutionHistoryReverseRequest,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryReverseRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryReverseRequest, execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryReverseRequest, maximum_page_size
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryReverseRequest, next_page_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                GetWorkflowExecutionHistoryReverseRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.execution, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.maximum_page_size, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -2668,37 +2340,22 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryReverseResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            GetWorkflowExecutionHistoryReverseResponse,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::history::v1::History>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryReverseResponse, history
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkflowExecutionHistoryReverseResponse, next_page_token
-                    ),
-                ),
-            ],
-            &[0, 1, 0, 2],
-            ::fastrs::table_field!(
-                GetWorkflowExecutionHistoryReverseResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.history, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.history = ::core::option::Option::None;
@@ -2845,94 +2502,61 @@ impl ::fastrs::Message for PollWorkflowTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollWorkflowTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueRequest, task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueRequest, binary_checksum),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.binary_checksum, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::common::v1::WorkerVersionCapabilities,
                         >,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueRequest, worker_version_capabilities
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_version_capabilities, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueRequest, deployment_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueRequest, worker_instance_key
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueRequest, worker_control_task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueRequest, poller_group_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 0, 7, 8, 9],
-            ::fastrs::table_field!(PollWorkflowTaskQueueRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_options, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_instance_key, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_control_task_queue, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.poller_group_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -3227,178 +2851,119 @@ impl ::fastrs::Message for PollWorkflowTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollWorkflowTaskQueueResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueResponse, task_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueResponse, workflow_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, previous_started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueResponse, attempt),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, backlog_count_hint
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.previous_started_event_id, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.started_event_id, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.backlog_count_hint, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::history::v1::History>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueResponse, history),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.history, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::query::v1::WorkflowQuery>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(PollWorkflowTaskQueueResponse, query)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.query, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, workflow_execution_task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_task_queue, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueResponse, scheduled_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.scheduled_time, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueResponse, started_time),
-                ),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.started_time, r, depth)
+                }
+                0x72 => {
+                    if self.queries.capacity() == 0 {
+                        self.queries
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<super::super::query::v1::WorkflowQuery>,
+                                >(r, 0x72),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<super::super::query::v1::WorkflowQuery>,
+                    >(r, depth)?;
+                    self.queries.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x7a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::protocol::v1::Message>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowTaskQueueResponse, messages),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.messages, r, depth, 0x7a)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerScalingDecision>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, poller_scaling_decision
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, poller_group_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.poller_scaling_decision, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.poller_group_id, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerGroupInfo>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, poller_group_infos
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.poller_group_infos, r, depth, 0x92)
+                }
+                0x9a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerGroupsInfo>,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowTaskQueueResponse, poller_groups_info
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
-            ::fastrs::table_field!(PollWorkflowTaskQueueResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.poller_groups_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -3437,36 +3002,6 @@ impl ::fastrs::Message for PollWorkflowTaskQueueResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for PollWorkflowTaskQueueResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x72 => {
-                if self.queries.capacity() == 0 {
-                    self.queries
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<super::super::query::v1::WorkflowQuery>,
-                            >(r, 0x72),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::query::v1::WorkflowQuery>,
-                >(r, depth)?;
-                self.queries.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3766,229 +3301,142 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondWorkflowTaskCompletedRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, task_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::command::v1::Command>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskCompletedRequest, commands),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskCompletedRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.commands, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::taskqueue::v1::StickyExecutionAttributes,
                         >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, sticky_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, return_new_workflow_task
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest,
-                        force_create_new_workflow_task
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, binary_checksum
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.sticky_attributes, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.return_new_workflow_task, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.force_create_new_workflow_task, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.binary_checksum, r, depth)
+                }
+                0x42 => {
+                    if self.query_results.capacity() == 0 {
+                        self.query_results
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<super::super::query::v1::WorkflowQueryResult>,
+                                >(r, 0x42),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<super::super::query::v1::WorkflowQueryResult>,
+                    >(r, depth)?;
+                    self.query_results.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, worker_version_stamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.worker_version_stamp, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::protocol::v1::Message>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskCompletedRequest, messages),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.messages, r, depth, 0x5a)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::sdk::v1::WorkflowTaskCompletedMetadata,
                         >,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, sdk_metadata
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.sdk_metadata, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::MeteringMetadata>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, metering_metadata
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.metering_metadata, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             respond_workflow_task_completed_request::Capabilities,
                         >,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, capabilities
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.capabilities, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, deployment
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.deployment, r, depth)
+                }
+                0x80 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-                    >,
-                >(
-                    0x80,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, versioning_behavior
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.versioning_behavior, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, deployment_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, resource_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, worker_instance_key
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, worker_control_task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0xa8,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, page_number
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0xb0,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedRequest, intermediate_page
-                    ),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22,
-            ],
-            ::fastrs::table_field!(RespondWorkflowTaskCompletedRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_options, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_instance_key, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_control_task_queue, r, depth)
+                }
+                0xa8 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_number, r, depth)
+                }
+                0xb0 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.intermediate_page, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -4030,36 +3478,6 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for RespondWorkflowTaskCompletedRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x42 => {
-                if self.query_results.capacity() == 0 {
-                    self.query_results
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<super::super::query::v1::WorkflowQueryResult>,
-                            >(r, 0x42),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::query::v1::WorkflowQueryResult>,
-                >(r, depth)?;
-                self.query_results.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`RespondWorkflowTaskCompletedRequest`].
@@ -4106,22 +3524,23 @@ pub mod respond_workflow_task_completed_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Capabilities> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, discard_speculative_workflow_task_with_events
-                        ),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(Capabilities, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(
+                            &mut self.discard_speculative_workflow_task_with_events,
+                            r,
+                            depth,
+                        )
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.discard_speculative_workflow_task_with_events = ::core::default::Default::default();
@@ -4196,44 +3615,27 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondWorkflowTaskCompletedResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<PollWorkflowTaskQueueResponse>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedResponse, workflow_task
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.workflow_task, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<PollActivityTaskQueueResponse>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedResponse, activity_tasks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskCompletedResponse, reset_history_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(RespondWorkflowTaskCompletedResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.activity_tasks, r, depth, 0x12)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.reset_history_event_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_task = ::core::option::Option::None;
@@ -4402,112 +3804,71 @@ impl ::fastrs::Message for RespondWorkflowTaskFailedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondWorkflowTaskFailedRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskFailedRequest, task_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowTaskFailedCause,
                         >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskFailedRequest, cause),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.cause, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskFailedRequest, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskFailedRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskFailedRequest, binary_checksum
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskFailedRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.failure, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.binary_checksum, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::protocol::v1::Message>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskFailedRequest, messages),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.messages, r, depth, 0x3a)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskFailedRequest, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_version, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskFailedRequest, deployment),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.deployment, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondWorkflowTaskFailedRequest, deployment_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(RespondWorkflowTaskFailedRequest, resource_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(RespondWorkflowTaskFailedRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_options, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -4559,12 +3920,10 @@ impl ::fastrs::Message for RespondWorkflowTaskFailedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondWorkflowTaskFailedResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RespondWorkflowTaskFailedResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -4713,98 +4072,61 @@ impl ::fastrs::Message for PollActivityTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollActivityTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueRequest, task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueueMetadata>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueRequest, task_queue_metadata
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue_metadata, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::common::v1::WorkerVersionCapabilities,
                         >,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueRequest, worker_version_capabilities
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_version_capabilities, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueRequest, deployment_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueRequest, worker_instance_key
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueRequest, worker_control_task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueRequest, poller_group_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 0, 7, 8, 9],
-            ::fastrs::table_field!(PollActivityTaskQueueRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_options, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_instance_key, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_control_task_queue, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.poller_group_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -5118,222 +4440,122 @@ impl ::fastrs::Message for PollActivityTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollActivityTaskQueueResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, task_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, workflow_namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_namespace, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, workflow_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::ActivityType>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, activity_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.activity_type, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x42, 0, ::fastrs::table_field!(PollActivityTaskQueueResponse, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, heartbeat_details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_details, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, scheduled_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.scheduled_time, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, current_attempt_scheduled_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.current_attempt_scheduled_time, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, started_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, attempt),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.started_time, r, depth)
+                }
+                0x68 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.attempt, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, heartbeat_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_timeout, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, retry_policy),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerScalingDecision>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, poller_scaling_decision
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.poller_scaling_decision, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(PollActivityTaskQueueResponse, priority),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, activity_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.priority, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_run_id, r, depth)
+                }
+                0xaa => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerGroupInfo>,
-                    >,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, poller_group_infos
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.poller_group_infos, r, depth, 0xaa)
+                }
+                0xb2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerGroupsInfo>,
-                    >,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(
-                        PollActivityTaskQueueResponse, poller_groups_info
-                    ),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22,
-            ],
-            ::fastrs::table_field!(PollActivityTaskQueueResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.poller_groups_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -5438,54 +4660,37 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatRequest, task_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RecordActivityTaskHeartbeatRequest, details),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RecordActivityTaskHeartbeatRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RecordActivityTaskHeartbeatRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatRequest, resource_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(RecordActivityTaskHeartbeatRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -5562,40 +4767,27 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatResponse, cancel_requested
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatResponse, activity_paused
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatResponse, activity_reset
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(RecordActivityTaskHeartbeatResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.cancel_requested, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.activity_paused, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.activity_reset, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cancel_requested = ::core::default::Default::default();
@@ -5699,80 +4891,45 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatByIdRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdRequest, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdRequest, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdRequest, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdRequest, details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdRequest, resource_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                RecordActivityTaskHeartbeatByIdRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.details, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -5851,42 +5008,27 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordActivityTaskHeartbeatByIdResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdResponse, cancel_requested
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdResponse, activity_paused
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordActivityTaskHeartbeatByIdResponse, activity_reset
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                RecordActivityTaskHeartbeatByIdResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.cancel_requested, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.activity_paused, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.activity_reset, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.cancel_requested = ::core::default::Default::default();
@@ -6021,91 +5163,54 @@ impl ::fastrs::Message for RespondActivityTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedRequest, task_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskCompletedRequest, result),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskCompletedRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.result, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedRequest, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_version, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedRequest, deployment
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.deployment, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedRequest, deployment_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedRequest, resource_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(RespondActivityTaskCompletedRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_options, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -6154,12 +5259,10 @@ impl ::fastrs::Message for RespondActivityTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RespondActivityTaskCompletedResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -6260,80 +5363,45 @@ impl ::fastrs::Message for RespondActivityTaskCompletedByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedByIdRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedByIdRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedByIdRequest, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedByIdRequest, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedByIdRequest, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedByIdRequest, result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedByIdRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCompletedByIdRequest, resource_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                RespondActivityTaskCompletedByIdRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.result, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -6381,14 +5449,10 @@ impl ::fastrs::Message for RespondActivityTaskCompletedByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCompletedByIdResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(
-                RespondActivityTaskCompletedByIdResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -6532,94 +5596,59 @@ impl ::fastrs::Message for RespondActivityTaskFailedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskFailedRequest, task_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskFailedRequest, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskFailedRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskFailedRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.failure, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedRequest, last_heartbeat_details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.last_heartbeat_details, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedRequest, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_version, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskFailedRequest, deployment),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.deployment, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedRequest, deployment_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskFailedRequest, resource_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(RespondActivityTaskFailedRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_options, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -6680,22 +5709,17 @@ impl ::fastrs::Message for RespondActivityTaskFailedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskFailedResponse, failures),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RespondActivityTaskFailedResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failures, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.failures.clear();
@@ -6809,85 +5833,50 @@ impl ::fastrs::Message for RespondActivityTaskFailedByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedByIdRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedByIdRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedByIdRequest, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskFailedByIdRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedByIdRequest, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskFailedByIdRequest, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedByIdRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.failure, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedByIdRequest, last_heartbeat_details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedByIdRequest, resource_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(RespondActivityTaskFailedByIdRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.last_heartbeat_details, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -6947,24 +5936,17 @@ impl ::fastrs::Message for RespondActivityTaskFailedByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskFailedByIdResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskFailedByIdResponse, failures
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RespondActivityTaskFailedByIdResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failures, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.failures.clear();
@@ -7097,89 +6079,54 @@ impl ::fastrs::Message for RespondActivityTaskCanceledRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledRequest, task_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskCanceledRequest, details),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskCanceledRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RespondActivityTaskCanceledRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.details, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledRequest, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_version, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledRequest, deployment
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.deployment, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledRequest, deployment_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledRequest, resource_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(RespondActivityTaskCanceledRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_options, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -7228,12 +6175,10 @@ impl ::fastrs::Message for RespondActivityTaskCanceledResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RespondActivityTaskCanceledResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -7350,93 +6295,52 @@ impl ::fastrs::Message for RespondActivityTaskCanceledByIdRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledByIdRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledByIdRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledByIdRequest, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledByIdRequest, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledByIdRequest, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledByIdRequest, details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledByIdRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.details, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledByIdRequest, deployment_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondActivityTaskCanceledByIdRequest, resource_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(
-                RespondActivityTaskCanceledByIdRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_options, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -7485,14 +6389,10 @@ impl ::fastrs::Message for RespondActivityTaskCanceledByIdResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondActivityTaskCanceledByIdResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(
-                RespondActivityTaskCanceledByIdResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -7601,76 +6501,45 @@ impl ::fastrs::Message for RequestCancelWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestCancelWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelWorkflowExecutionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelWorkflowExecutionRequest, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelWorkflowExecutionRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelWorkflowExecutionRequest, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelWorkflowExecutionRequest, first_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(RequestCancelWorkflowExecutionRequest, reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.first_execution_run_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(RequestCancelWorkflowExecutionRequest, links),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(RequestCancelWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.links, r, depth, 0x3a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -7718,14 +6587,10 @@ impl ::fastrs::Message for RequestCancelWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestCancelWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(
-                RequestCancelWorkflowExecutionResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -7855,82 +6720,57 @@ impl ::fastrs::Message for SignalWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SignalWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(SignalWorkflowExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWorkflowExecutionRequest, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(SignalWorkflowExecutionRequest, signal_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.signal_name, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(SignalWorkflowExecutionRequest, input),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(SignalWorkflowExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(SignalWorkflowExecutionRequest, request_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(SignalWorkflowExecutionRequest, control),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(SignalWorkflowExecutionRequest, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.header, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(SignalWorkflowExecutionRequest, links)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 9],
-            ::fastrs::table_field!(SignalWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.links, r, depth, 0x52)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -7993,18 +6833,17 @@ impl ::fastrs::Message for SignalWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SignalWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(SignalWorkflowExecutionResponse, link)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(SignalWorkflowExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.link, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.link = ::core::option::Option::None;
@@ -8335,294 +7174,146 @@ impl ::fastrs::Message for SignalWithStartWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SignalWithStartWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_type, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest,
-                        workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_timeout, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_run_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_task_timeout, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowIdReusePolicy,
                         >,
-                    >,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, workflow_id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, signal_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_id_reuse_policy, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.signal_name, r, depth)
+                }
+                0x6a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, signal_input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.signal_input, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.control, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, cron_schedule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cron_schedule, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(SignalWithStartWorkflowExecutionRequest, memo),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0xa2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, workflow_start_delay
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_start_delay, r, depth)
+                }
+                0xb0 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowIdConflictPolicy,
                         >,
-                    >,
-                >(
-                    0xb0,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest,
-                        workflow_id_conflict_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_id_conflict_policy, r, depth)
+                }
+                0xba => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, user_metadata
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.user_metadata, r, depth)
+                }
+                0xc2 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, links
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.links, r, depth, 0xc2)
+                }
+                0xca => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-                    >,
-                >(
-                    0xca,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.versioning_override, r, depth)
+                }
+                0xd2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0xd2,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, priority
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.priority, r, depth)
+                }
+                0xda => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-                    >,
-                >(
-                    0xda,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionRequest, time_skipping_config
-                    ),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                0, 21, 22, 23, 24, 25, 26,
-            ],
-            ::fastrs::table_field!(
-                SignalWithStartWorkflowExecutionRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.time_skipping_config, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -8728,53 +7419,30 @@ impl ::fastrs::Message for SignalWithStartWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SignalWithStartWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionResponse, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionResponse, started
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.started, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionResponse, signal_link
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalWithStartWorkflowExecutionResponse, first_execution_run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                SignalWithStartWorkflowExecutionResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.signal_link, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.first_execution_run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.run_id.clear();
@@ -8921,96 +7589,64 @@ impl ::fastrs::Message for ResetWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ResetWorkflowExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetWorkflowExecutionRequest, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ResetWorkflowExecutionRequest, reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetWorkflowExecutionRequest, workflow_task_finish_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ResetWorkflowExecutionRequest, request_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.workflow_task_finish_event_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>,
-                    >,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetWorkflowExecutionRequest, reset_reapply_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+                    >(&mut self.reset_reapply_type, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_packed::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ResetReapplyExcludeType,
                         >,
-                    >,
-                >(
-                    0x3a,
-                    0x38,
-                    ::fastrs::table_field!(
-                        ResetWorkflowExecutionRequest, reset_reapply_exclude_types
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(r, &mut self.reset_reapply_exclude_types)
+                }
+                0x38 => {
+                    __fastrs::compact::push::<
+                        __fastrs::OpenEnum<
+                            super::super::enums::v1::ResetReapplyExcludeType,
+                        >,
+                    >(&mut self.reset_reapply_exclude_types, r, depth, 0x38)
+                }
+                0x42 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::workflow::v1::PostResetOperation>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetWorkflowExecutionRequest, post_reset_operations
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(ResetWorkflowExecutionRequest, identity),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(ResetWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.post_reset_operations, r, depth, 0x42)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -9068,20 +7704,15 @@ impl ::fastrs::Message for ResetWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ResetWorkflowExecutionResponse, run_id),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ResetWorkflowExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.run_id.clear();
@@ -9192,72 +7823,45 @@ impl ::fastrs::Message for TerminateWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TerminateWorkflowExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TerminateWorkflowExecutionRequest, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(TerminateWorkflowExecutionRequest, reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(TerminateWorkflowExecutionRequest, details),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(TerminateWorkflowExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        TerminateWorkflowExecutionRequest, first_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.details, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.first_execution_run_id, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(TerminateWorkflowExecutionRequest, links),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(TerminateWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.links, r, depth, 0x3a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -9305,12 +7909,10 @@ impl ::fastrs::Message for TerminateWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(TerminateWorkflowExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -9375,31 +7977,22 @@ impl ::fastrs::Message for DeleteWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DeleteWorkflowExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteWorkflowExecutionRequest, workflow_execution
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeleteWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -9442,12 +8035,10 @@ impl ::fastrs::Message for DeleteWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(DeleteWorkflowExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -9562,51 +8153,80 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListOpenWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListOpenWorkflowExecutionsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ListOpenWorkflowExecutionsRequest, maximum_page_size
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListOpenWorkflowExecutionsRequest, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.maximum_page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::filter::v1::StartTimeFilter>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ListOpenWorkflowExecutionsRequest, start_time_filter
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ListOpenWorkflowExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_time_filter, r, depth)
+                }
+                0x2a => {
+                    match &mut self.filters {
+                        ::core::option::Option::Some(
+                            list_open_workflow_executions_request::Filters::ExecutionFilter(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::filter::v1::WorkflowExecutionFilter,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.filters = ::core::option::Option::Some(
+                                list_open_workflow_executions_request::Filters::ExecutionFilter(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::filter::v1::WorkflowExecutionFilter,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    match &mut self.filters {
+                        ::core::option::Option::Some(
+                            list_open_workflow_executions_request::Filters::TypeFilter(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.filters = ::core::option::Option::Some(
+                                list_open_workflow_executions_request::Filters::TypeFilter(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -9631,67 +8251,6 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ListOpenWorkflowExecutionsRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_open_workflow_executions_request::Filters::ExecutionFilter(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::filter::v1::WorkflowExecutionFilter,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_open_workflow_executions_request::Filters::ExecutionFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::filter::v1::WorkflowExecutionFilter,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_open_workflow_executions_request::Filters::TypeFilter(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_open_workflow_executions_request::Filters::TypeFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ListOpenWorkflowExecutionsRequest`].
@@ -9741,33 +8300,22 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListOpenWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListOpenWorkflowExecutionsResponse, executions
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ListOpenWorkflowExecutionsResponse, next_page_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListOpenWorkflowExecutionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.executions, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.executions.clear();
@@ -9899,54 +8447,105 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClosedWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListClosedWorkflowExecutionsRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ListClosedWorkflowExecutionsRequest, maximum_page_size
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListClosedWorkflowExecutionsRequest, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.maximum_page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::filter::v1::StartTimeFilter>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ListClosedWorkflowExecutionsRequest, start_time_filter
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ListClosedWorkflowExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_time_filter, r, depth)
+                }
+                0x2a => {
+                    match &mut self.filters {
+                        ::core::option::Option::Some(
+                            list_closed_workflow_executions_request::Filters::ExecutionFilter(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::filter::v1::WorkflowExecutionFilter,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.filters = ::core::option::Option::Some(
+                                list_closed_workflow_executions_request::Filters::ExecutionFilter(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::filter::v1::WorkflowExecutionFilter,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    match &mut self.filters {
+                        ::core::option::Option::Some(
+                            list_closed_workflow_executions_request::Filters::TypeFilter(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.filters = ::core::option::Option::Some(
+                                list_closed_workflow_executions_request::Filters::TypeFilter(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.filters {
+                        ::core::option::Option::Some(
+                            list_closed_workflow_executions_request::Filters::StatusFilter(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::filter::v1::StatusFilter>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.filters = ::core::option::Option::Some(
+                                list_closed_workflow_executions_request::Filters::StatusFilter(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::filter::v1::StatusFilter>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -9971,88 +8570,6 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ListClosedWorkflowExecutionsRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::ExecutionFilter(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::filter::v1::WorkflowExecutionFilter,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_closed_workflow_executions_request::Filters::ExecutionFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::filter::v1::WorkflowExecutionFilter,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::TypeFilter(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_closed_workflow_executions_request::Filters::TypeFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::StatusFilter(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::filter::v1::StatusFilter>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_closed_workflow_executions_request::Filters::StatusFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::filter::v1::StatusFilter>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ListClosedWorkflowExecutionsRequest`].
@@ -10103,33 +8620,22 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClosedWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListClosedWorkflowExecutionsResponse, executions
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ListClosedWorkflowExecutionsResponse, next_page_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListClosedWorkflowExecutionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.executions, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.executions.clear();
@@ -10203,39 +8709,30 @@ impl ::fastrs::Message for ListWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListWorkflowExecutionsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ListWorkflowExecutionsRequest, page_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListWorkflowExecutionsRequest, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(ListWorkflowExecutionsRequest, query)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ListWorkflowExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -10300,31 +8797,22 @@ impl ::fastrs::Message for ListWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListWorkflowExecutionsResponse, executions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ListWorkflowExecutionsResponse, next_page_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListWorkflowExecutionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.executions, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.executions.clear();
@@ -10398,47 +8886,30 @@ impl ::fastrs::Message for ListArchivedWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListArchivedWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListArchivedWorkflowExecutionsRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ListArchivedWorkflowExecutionsRequest, page_size
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListArchivedWorkflowExecutionsRequest, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ListArchivedWorkflowExecutionsRequest, query),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ListArchivedWorkflowExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -10503,35 +8974,22 @@ impl ::fastrs::Message for ListArchivedWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListArchivedWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListArchivedWorkflowExecutionsResponse, executions
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ListArchivedWorkflowExecutionsResponse, next_page_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                ListArchivedWorkflowExecutionsResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.executions, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.executions.clear();
@@ -10606,39 +9064,30 @@ impl ::fastrs::Message for ScanWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScanWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ScanWorkflowExecutionsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ScanWorkflowExecutionsRequest, page_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScanWorkflowExecutionsRequest, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(ScanWorkflowExecutionsRequest, query)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ScanWorkflowExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -10704,31 +9153,22 @@ impl ::fastrs::Message for ScanWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScanWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ScanWorkflowExecutionsResponse, executions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ScanWorkflowExecutionsResponse, next_page_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ScanWorkflowExecutionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.executions, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.executions.clear();
@@ -10786,23 +9226,20 @@ impl ::fastrs::Message for CountWorkflowExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountWorkflowExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(CountWorkflowExecutionsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CountWorkflowExecutionsRequest, query)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CountWorkflowExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -10870,31 +9307,24 @@ impl ::fastrs::Message for CountWorkflowExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountWorkflowExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(CountWorkflowExecutionsResponse, count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.count, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             count_workflow_executions_response::AggregationGroup,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(CountWorkflowExecutionsResponse, groups),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CountWorkflowExecutionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.groups, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.count = ::core::default::Default::default();
@@ -10959,21 +9389,24 @@ pub mod count_workflow_executions_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AggregationGroup> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::push::<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(AggregationGroup, group_values)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x10, 0, ::fastrs::table_field!(AggregationGroup, count)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(AggregationGroup, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.group_values, r, depth, 0x0a)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int64,
+                        >(&mut self.count, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.group_values.clear();
@@ -11017,12 +9450,10 @@ impl ::fastrs::Message for GetSearchAttributesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSearchAttributesRequest> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(GetSearchAttributesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -11077,12 +9508,31 @@ impl ::fastrs::Message for GetSearchAttributesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSearchAttributesResponse> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(GetSearchAttributesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.keys.capacity() == 0 {
+                        self.keys
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::OpenEnum<
+                                        super::super::enums::v1::IndexedValueType,
+                                    >,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                    >(r, depth)?;
+                    self.keys.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.keys.clear();
@@ -11103,38 +9553,6 @@ impl ::fastrs::Message for GetSearchAttributesResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for GetSearchAttributesResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.keys.capacity() == 0 {
-                    self.keys
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::OpenEnum<
-                                    super::super::enums::v1::IndexedValueType,
-                                >,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-                >(r, depth)?;
-                self.keys.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -11246,87 +9664,54 @@ impl ::fastrs::Message for RespondQueryTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondQueryTaskCompletedRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RespondQueryTaskCompletedRequest, task_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::QueryResultType>,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondQueryTaskCompletedRequest, completed_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.completed_type, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondQueryTaskCompletedRequest, query_result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondQueryTaskCompletedRequest, error_message
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(RespondQueryTaskCompletedRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.query_result, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.error_message, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(RespondQueryTaskCompletedRequest, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.failure, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::WorkflowTaskFailedCause,
                         >,
-                    >,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(RespondQueryTaskCompletedRequest, cause),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondQueryTaskCompletedRequest, poller_group_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 0, 5, 6, 7, 8],
-            ::fastrs::table_field!(RespondQueryTaskCompletedRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.cause, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.poller_group_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -11375,12 +9760,10 @@ impl ::fastrs::Message for RespondQueryTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondQueryTaskCompletedResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RespondQueryTaskCompletedResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -11442,29 +9825,22 @@ impl ::fastrs::Message for ResetStickyTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetStickyTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ResetStickyTaskQueueRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ResetStickyTaskQueueRequest, execution),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ResetStickyTaskQueueRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.execution, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -11507,12 +9883,10 @@ impl ::fastrs::Message for ResetStickyTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetStickyTaskQueueResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(ResetStickyTaskQueueResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -11632,57 +10006,55 @@ impl ::fastrs::Message for ShutdownWorkerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ShutdownWorkerRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ShutdownWorkerRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ShutdownWorkerRequest, sticky_task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ShutdownWorkerRequest, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(ShutdownWorkerRequest, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.sticky_task_queue, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::worker::v1::WorkerHeartbeat>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ShutdownWorkerRequest, worker_heartbeat),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(ShutdownWorkerRequest, worker_instance_key),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(ShutdownWorkerRequest, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+                    >(&mut self.worker_heartbeat, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_instance_key, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_packed::<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-                    >,
-                >(
-                    0x42,
-                    0x40,
-                    ::fastrs::table_field!(ShutdownWorkerRequest, task_queue_types),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(ShutdownWorkerRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(r, &mut self.task_queue_types)
+                }
+                0x40 => {
+                    __fastrs::compact::push::<
+                        __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
+                    >(&mut self.task_queue_types, r, depth, 0x40)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -11731,12 +10103,10 @@ impl ::fastrs::Message for ShutdownWorkerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ShutdownWorkerResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(ShutdownWorkerResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -11824,35 +10194,32 @@ impl ::fastrs::Message for QueryWorkflowRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<QueryWorkflowRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(QueryWorkflowRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(QueryWorkflowRequest, execution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::query::v1::WorkflowQuery>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(QueryWorkflowRequest, query)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.query, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::QueryRejectCondition>,
-                    >,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(QueryWorkflowRequest, query_reject_condition),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(QueryWorkflowRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.query_reject_condition, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -11916,23 +10283,22 @@ impl ::fastrs::Message for QueryWorkflowResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<QueryWorkflowResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(QueryWorkflowResponse, query_result)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.query_result, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::query::v1::QueryRejected>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(QueryWorkflowResponse, query_rejected)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(QueryWorkflowResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.query_rejected, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.query_result = ::core::option::Option::None;
@@ -11996,29 +10362,22 @@ impl ::fastrs::Message for DescribeWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DescribeWorkflowExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DescribeWorkflowExecutionRequest, execution),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DescribeWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.execution, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -12160,109 +10519,62 @@ impl ::fastrs::Message for DescribeWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::workflow::v1::WorkflowExecutionConfig,
                         >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkflowExecutionResponse, execution_config
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution_config, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionInfo>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkflowExecutionResponse, workflow_execution_info
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.workflow_execution_info, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::workflow::v1::PendingActivityInfo>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkflowExecutionResponse, pending_activities
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.pending_activities, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::workflow::v1::PendingChildExecutionInfo,
                         >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkflowExecutionResponse, pending_children
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.pending_children, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::workflow::v1::PendingWorkflowTaskInfo,
                         >,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkflowExecutionResponse, pending_workflow_task
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.pending_workflow_task, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::workflow::v1::CallbackInfo>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(DescribeWorkflowExecutionResponse, callbacks),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.callbacks, r, depth, 0x32)
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::workflow::v1::PendingNexusOperationInfo,
                         >,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkflowExecutionResponse, pending_nexus_operations
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.pending_nexus_operations, r, depth, 0x3a)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::workflow::v1::WorkflowExecutionExtendedInfo,
                         >,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkflowExecutionResponse, workflow_extended_info
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(DescribeWorkflowExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_extended_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.execution_config = ::core::option::Option::None;
@@ -12448,92 +10760,76 @@ impl ::fastrs::Message for DescribeTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DescribeTaskQueueRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DescribeTaskQueueRequest, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(DescribeTaskQueueRequest, task_queue_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeTaskQueueRequest, include_task_queue_status
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.task_queue_type, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_task_queue_status, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::DescribeTaskQueueMode,
                         >,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(DescribeTaskQueueRequest, api_mode)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.api_mode, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::taskqueue::v1::TaskQueueVersionSelection,
                         >,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(DescribeTaskQueueRequest, versions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+                    >(&mut self.versions, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_packed::<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-                    >,
-                >(
-                    0x3a,
-                    0x38,
-                    ::fastrs::table_field!(DescribeTaskQueueRequest, task_queue_types),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(DescribeTaskQueueRequest, report_stats),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(DescribeTaskQueueRequest, report_pollers),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeTaskQueueRequest, report_task_reachability
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(DescribeTaskQueueRequest, report_config),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(DescribeTaskQueueRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(r, &mut self.task_queue_types)
+                }
+                0x38 => {
+                    __fastrs::compact::push::<
+                        __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
+                    >(&mut self.task_queue_types, r, depth, 0x38)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.report_stats, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.report_pollers, r, depth)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.report_task_reachability, r, depth)
+                }
+                0x58 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.report_config, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -12714,61 +11010,80 @@ impl ::fastrs::Message for DescribeTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeTaskQueueResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerInfo>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(DescribeTaskQueueResponse, pollers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.pollers, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueueStatus>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DescribeTaskQueueResponse, task_queue_status),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue_status, r, depth)
+                }
+                0x1a => {
+                    if self.versions_info.capacity() == 0 {
+                        self.versions_info
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<
+                                        super::super::taskqueue::v1::TaskQueueVersionInfo,
+                                    >,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueueVersionInfo>,
+                    >(r, depth)?;
+                    self.versions_info.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::taskqueue::v1::TaskQueueVersioningInfo,
                         >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(DescribeTaskQueueResponse, versioning_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.versioning_info, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueueStats>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(DescribeTaskQueueResponse, stats)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.stats, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueueConfig>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(DescribeTaskQueueResponse, config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.config, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<describe_task_queue_response::EffectiveRateLimit>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeTaskQueueResponse, effective_rate_limit
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x42),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(DescribeTaskQueueResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.effective_rate_limit, r, depth)
+                }
+                0x42 => {
+                    if self.stats_by_priority_key.capacity() == 0 {
+                        self.stats_by_priority_key
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Int32,
+                                    __fastrs::Msg<super::super::taskqueue::v1::TaskQueueStats>,
+                                >(r, 0x42),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Int32,
+                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueueStats>,
+                    >(r, depth)?;
+                    self.stats_by_priority_key.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.pollers.clear();
@@ -12796,55 +11111,6 @@ impl ::fastrs::Message for DescribeTaskQueueResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for DescribeTaskQueueResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                if self.versions_info.capacity() == 0 {
-                    self.versions_info
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<
-                                    super::super::taskqueue::v1::TaskQueueVersionInfo,
-                                >,
-                            >(r, 0x1a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::taskqueue::v1::TaskQueueVersionInfo>,
-                >(r, depth)?;
-                self.versions_info.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                if self.stats_by_priority_key.capacity() == 0 {
-                    self.stats_by_priority_key
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Int32,
-                                __fastrs::Msg<super::super::taskqueue::v1::TaskQueueStats>,
-                            >(r, 0x42),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Int32,
-                    __fastrs::Msg<super::super::taskqueue::v1::TaskQueueStats>,
-                >(r, depth)?;
-                self.stats_by_priority_key.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`DescribeTaskQueueResponse`].
@@ -12900,31 +11166,26 @@ pub mod describe_task_queue_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<EffectiveRateLimit> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Float>,
-                    >(
-                        0x0d,
-                        0,
-                        ::fastrs::table_field!(EffectiveRateLimit, requests_per_second),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0d => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Float,
+                        >(&mut self.requests_per_second, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
                             __fastrs::OpenEnum<
                                 super::super::super::enums::v1::RateLimitSource,
                             >,
-                        >,
-                    >(
-                        0x10,
-                        0,
-                        ::fastrs::table_field!(EffectiveRateLimit, rate_limit_source),
-                    ),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(EffectiveRateLimit, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.rate_limit_source, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.requests_per_second = ::core::default::Default::default();
@@ -12968,12 +11229,10 @@ impl ::fastrs::Message for GetClusterInfoRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetClusterInfoRequest> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(GetClusterInfoRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -13106,71 +11365,74 @@ impl ::fastrs::Message for GetClusterInfoResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetClusterInfoResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(GetClusterInfoResponse, server_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(GetClusterInfoResponse, cluster_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    if self.supported_clients.capacity() == 0 {
+                        self.supported_clients
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x0a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.supported_clients.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.server_version, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cluster_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::version::v1::VersionInfo>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(GetClusterInfoResponse, version_info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(GetClusterInfoResponse, cluster_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(GetClusterInfoResponse, history_shard_count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(GetClusterInfoResponse, persistence_store),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(GetClusterInfoResponse, visibility_store),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        GetClusterInfoResponse, initial_failover_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(
-                        GetClusterInfoResponse, failover_version_increment
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-            ::fastrs::table_field!(GetClusterInfoResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.version_info, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.cluster_name, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.history_shard_count, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.persistence_store, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.visibility_store, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.initial_failover_version, r, depth)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.failover_version_increment, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.supported_clients.clear();
@@ -13202,36 +11464,6 @@ impl ::fastrs::Message for GetClusterInfoResponse {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for GetClusterInfoResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                if self.supported_clients.capacity() == 0 {
-                    self.supported_clients
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x0a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.supported_clients.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSystemInfoRequest {
     /// Fields this schema does not know, kept and written back on encode.
@@ -13251,12 +11483,10 @@ impl ::fastrs::Message for GetSystemInfoRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSystemInfoRequest> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(GetSystemInfoRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -13316,25 +11546,22 @@ impl ::fastrs::Message for GetSystemInfoResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSystemInfoResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(GetSystemInfoResponse, server_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.server_version, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<get_system_info_response::Capabilities>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(GetSystemInfoResponse, capabilities)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetSystemInfoResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.capabilities, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.server_version.clear();
@@ -13524,96 +11751,79 @@ pub mod get_system_info_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Capabilities> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(Capabilities, signal_and_query_header),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x10,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, internal_error_differentiation
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x18,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, activity_failure_include_heartbeat
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x20, 0, ::fastrs::table_field!(Capabilities, supports_schedules)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x28,
-                        0,
-                        ::fastrs::table_field!(Capabilities, encoded_failure_attributes),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x30,
-                        0,
-                        ::fastrs::table_field!(Capabilities, build_id_based_versioning),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x38, 0, ::fastrs::table_field!(Capabilities, upsert_memo)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x40,
-                        0,
-                        ::fastrs::table_field!(Capabilities, eager_workflow_start),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x48, 0, ::fastrs::table_field!(Capabilities, sdk_metadata)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x50,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, count_group_by_execution_status
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x58, 0, ::fastrs::table_field!(Capabilities, nexus)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x60,
-                        0,
-                        ::fastrs::table_field!(Capabilities, server_scaled_deployments),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x68,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, server_scaled_provider_cloud_run
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-                ::fastrs::table_field!(Capabilities, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.signal_and_query_header, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.internal_error_differentiation, r, depth)
+                    }
+                    0x18 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.activity_failure_include_heartbeat, r, depth)
+                    }
+                    0x20 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.supports_schedules, r, depth)
+                    }
+                    0x28 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.encoded_failure_attributes, r, depth)
+                    }
+                    0x30 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.build_id_based_versioning, r, depth)
+                    }
+                    0x38 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.upsert_memo, r, depth)
+                    }
+                    0x40 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.eager_workflow_start, r, depth)
+                    }
+                    0x48 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.sdk_metadata, r, depth)
+                    }
+                    0x50 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.count_group_by_execution_status, r, depth)
+                    }
+                    0x58 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.nexus, r, depth)
+                    }
+                    0x60 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.server_scaled_deployments, r, depth)
+                    }
+                    0x68 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.server_scaled_provider_cloud_run, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.signal_and_query_header = ::core::default::Default::default();
@@ -13685,29 +11895,22 @@ impl ::fastrs::Message for ListTaskQueuePartitionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListTaskQueuePartitionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListTaskQueuePartitionsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListTaskQueuePartitionsRequest, task_queue),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListTaskQueuePartitionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.task_queue, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -13771,39 +11974,26 @@ impl ::fastrs::Message for ListTaskQueuePartitionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListTaskQueuePartitionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::taskqueue::v1::TaskQueuePartitionMetadata,
                         >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListTaskQueuePartitionsResponse, activity_task_queue_partitions
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.activity_task_queue_partitions, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::taskqueue::v1::TaskQueuePartitionMetadata,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ListTaskQueuePartitionsResponse, workflow_task_queue_partitions
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListTaskQueuePartitionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workflow_task_queue_partitions, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_task_queue_partitions.clear();
@@ -13926,49 +12116,52 @@ impl ::fastrs::Message for CreateScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateScheduleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CreateScheduleRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CreateScheduleRequest, schedule_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.schedule_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::schedule::v1::Schedule>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(CreateScheduleRequest, schedule)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::schedule::v1::SchedulePatch>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(CreateScheduleRequest, initial_patch)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(CreateScheduleRequest, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(CreateScheduleRequest, request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.initial_patch, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(CreateScheduleRequest, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(CreateScheduleRequest, search_attributes),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(CreateScheduleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.search_attributes, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -14027,20 +12220,17 @@ impl ::fastrs::Message for CreateScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateScheduleResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(CreateScheduleResponse, conflict_token),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CreateScheduleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.conflict_token.clear();
@@ -14099,19 +12289,22 @@ impl ::fastrs::Message for DescribeScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeScheduleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DescribeScheduleRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(DescribeScheduleRequest, schedule_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DescribeScheduleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.schedule_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -14218,44 +12411,37 @@ impl ::fastrs::Message for DescribeScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeScheduleResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::schedule::v1::Schedule>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(DescribeScheduleResponse, schedule)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::schedule::v1::ScheduleInfo>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DescribeScheduleResponse, info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.info, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(DescribeScheduleResponse, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.memo, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(DescribeScheduleResponse, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(DescribeScheduleResponse, conflict_token),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(DescribeScheduleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.schedule = ::core::option::Option::None;
@@ -14390,51 +12576,52 @@ impl ::fastrs::Message for UpdateScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateScheduleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateScheduleRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(UpdateScheduleRequest, schedule_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.schedule_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::schedule::v1::Schedule>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(UpdateScheduleRequest, schedule)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(UpdateScheduleRequest, conflict_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(UpdateScheduleRequest, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(UpdateScheduleRequest, request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(UpdateScheduleRequest, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(0x42, 0, ::fastrs::table_field!(UpdateScheduleRequest, memo)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(UpdateScheduleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.memo, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -14483,12 +12670,10 @@ impl ::fastrs::Message for UpdateScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateScheduleResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(UpdateScheduleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -14571,30 +12756,37 @@ impl ::fastrs::Message for PatchScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PatchScheduleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PatchScheduleRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PatchScheduleRequest, schedule_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.schedule_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::schedule::v1::SchedulePatch>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(PatchScheduleRequest, patch)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(PatchScheduleRequest, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(PatchScheduleRequest, request_id)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(PatchScheduleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.patch, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -14640,12 +12832,10 @@ impl ::fastrs::Message for PatchScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PatchScheduleResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(PatchScheduleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -14722,45 +12912,32 @@ impl ::fastrs::Message for ListScheduleMatchingTimesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListScheduleMatchingTimesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListScheduleMatchingTimesRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListScheduleMatchingTimesRequest, schedule_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.schedule_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ListScheduleMatchingTimesRequest, start_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_time, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ListScheduleMatchingTimesRequest, end_time),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ListScheduleMatchingTimesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.end_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -14814,22 +12991,17 @@ impl ::fastrs::Message for ListScheduleMatchingTimesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListScheduleMatchingTimesResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListScheduleMatchingTimesResponse, start_time),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ListScheduleMatchingTimesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_time, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.start_time.clear();
@@ -14896,22 +13068,27 @@ impl ::fastrs::Message for DeleteScheduleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteScheduleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeleteScheduleRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(DeleteScheduleRequest, schedule_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(DeleteScheduleRequest, identity)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DeleteScheduleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.schedule_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -14955,12 +13132,10 @@ impl ::fastrs::Message for DeleteScheduleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteScheduleResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(DeleteScheduleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -15038,33 +13213,30 @@ impl ::fastrs::Message for ListSchedulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSchedulesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ListSchedulesRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ListSchedulesRequest, maximum_page_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ListSchedulesRequest, next_page_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(ListSchedulesRequest, query)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ListSchedulesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.maximum_page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -15129,25 +13301,22 @@ impl ::fastrs::Message for ListSchedulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSchedulesResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::schedule::v1::ScheduleListEntry>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ListSchedulesResponse, schedules)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListSchedulesResponse, next_page_token),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListSchedulesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.schedules, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.schedules.clear();
@@ -15206,19 +13375,20 @@ impl ::fastrs::Message for CountSchedulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountSchedulesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CountSchedulesRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CountSchedulesRequest, query)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CountSchedulesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -15284,21 +13454,22 @@ impl ::fastrs::Message for CountSchedulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountSchedulesResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(CountSchedulesResponse, count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.count, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<count_schedules_response::AggregationGroup>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(CountSchedulesResponse, groups)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CountSchedulesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.groups, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.count = ::core::default::Default::default();
@@ -15363,21 +13534,24 @@ pub mod count_schedules_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AggregationGroup> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::push::<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(AggregationGroup, group_values)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x10, 0, ::fastrs::table_field!(AggregationGroup, count)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(AggregationGroup, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.group_values, r, depth, 0x0a)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int64,
+                        >(&mut self.count, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.group_values.clear();
@@ -15517,38 +13691,133 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerBuildIdCompatibilityRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerBuildIdCompatibilityRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerBuildIdCompatibilityRequest, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                UpdateWorkerBuildIdCompatibilityRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x1a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_build_id_compatibility_request::Operation::MergeSets(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    update_worker_build_id_compatibility_request::MergeSets,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_build_id_compatibility_request::Operation::MergeSets(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            update_worker_build_id_compatibility_request::MergeSets,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -15571,130 +13840,6 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateWorkerBuildIdCompatibilityRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::MergeSets(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_build_id_compatibility_request::MergeSets,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::MergeSets(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_build_id_compatibility_request::MergeSets,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`UpdateWorkerBuildIdCompatibilityRequest`].
@@ -15784,36 +13929,29 @@ pub mod update_worker_build_id_compatibility_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AddNewCompatibleVersion> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(AddNewCompatibleVersion, new_build_id),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(
-                            AddNewCompatibleVersion, existing_compatible_build_id
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x18,
-                        0,
-                        ::fastrs::table_field!(AddNewCompatibleVersion, make_set_default),
-                    ),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(AddNewCompatibleVersion, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.new_build_id, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.existing_compatible_build_id, r, depth)
+                    }
+                    0x18 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.make_set_default, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.new_build_id.clear();
@@ -15878,19 +14016,24 @@ pub mod update_worker_build_id_compatibility_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MergeSets> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(MergeSets, primary_set_build_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(MergeSets, secondary_set_build_id)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(MergeSets, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.primary_set_build_id, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.secondary_set_build_id, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.primary_set_build_id.clear();
@@ -15935,14 +14078,10 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerBuildIdCompatibilityResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(
-                UpdateWorkerBuildIdCompatibilityResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -16009,40 +14148,27 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerBuildIdCompatibilityRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkerBuildIdCompatibilityRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkerBuildIdCompatibilityRequest, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkerBuildIdCompatibilityRequest, max_sets
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(GetWorkerBuildIdCompatibilityRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.max_sets, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -16103,24 +14229,17 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerBuildIdCompatibilityResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::taskqueue::v1::CompatibleVersionSet>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkerBuildIdCompatibilityResponse, major_version_sets
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetWorkerBuildIdCompatibilityResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.major_version_sets, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.major_version_sets.clear();
@@ -16336,45 +14455,216 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerVersioningRulesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkerVersioningRulesRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerVersioningRulesRequest, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerVersioningRulesRequest, conflict_token
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::hooked(0x4a),
-                __fastrs::table::Entry::hooked(0x52),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-            ::fastrs::table_field!(UpdateWorkerVersioningRulesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                0x22 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x4a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x52 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            update_worker_versioning_rules_request::Operation::CommitBuildId(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    update_worker_versioning_rules_request::CommitBuildId,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                update_worker_versioning_rules_request::Operation::CommitBuildId(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            update_worker_versioning_rules_request::CommitBuildId,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -16398,208 +14688,6 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateWorkerVersioningRulesRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x52 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::CommitBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::CommitBuildId,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::CommitBuildId(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::CommitBuildId,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`UpdateWorkerVersioningRulesRequest`].
@@ -16669,27 +14757,26 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<InsertBuildIdAssignmentRule> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(InsertBuildIdAssignmentRule, rule_index),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int32,
+                        >(&mut self.rule_index, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::taskqueue::v1::BuildIdAssignmentRule,
                             >,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(InsertBuildIdAssignmentRule, rule)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(InsertBuildIdAssignmentRule, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.rule, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.rule_index = ::core::default::Default::default();
@@ -16772,38 +14859,31 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ReplaceBuildIdAssignmentRule> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(ReplaceBuildIdAssignmentRule, rule_index),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int32,
+                        >(&mut self.rule_index, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::taskqueue::v1::BuildIdAssignmentRule,
                             >,
-                        >,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(ReplaceBuildIdAssignmentRule, rule),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x18,
-                        0,
-                        ::fastrs::table_field!(ReplaceBuildIdAssignmentRule, force),
-                    ),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(ReplaceBuildIdAssignmentRule, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.rule, r, depth)
+                    }
+                    0x18 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.force, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.rule_index = ::core::default::Default::default();
@@ -16869,27 +14949,24 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<DeleteBuildIdAssignmentRule> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(DeleteBuildIdAssignmentRule, rule_index),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x10,
-                        0,
-                        ::fastrs::table_field!(DeleteBuildIdAssignmentRule, force),
-                    ),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(DeleteBuildIdAssignmentRule, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x08 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int32,
+                        >(&mut self.rule_index, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.force, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.rule_index = ::core::default::Default::default();
@@ -16952,24 +15029,21 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AddCompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::taskqueue::v1::CompatibleBuildIdRedirectRule,
                             >,
-                        >,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(AddCompatibleBuildIdRedirectRule, rule),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(AddCompatibleBuildIdRedirectRule, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.rule, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.rule = ::core::option::Option::None;
@@ -17030,28 +15104,21 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ReplaceCompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::taskqueue::v1::CompatibleBuildIdRedirectRule,
                             >,
-                        >,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(
-                            ReplaceCompatibleBuildIdRedirectRule, rule
-                        ),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(
-                    ReplaceCompatibleBuildIdRedirectRule, unknown_fields
-                ),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.rule, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.rule = ::core::option::Option::None;
@@ -17103,24 +15170,19 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<DeleteCompatibleBuildIdRedirectRule> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(
-                            DeleteCompatibleBuildIdRedirectRule, source_build_id
-                        ),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(
-                    DeleteCompatibleBuildIdRedirectRule, unknown_fields
-                ),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.source_build_id, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.source_build_id.clear();
@@ -17191,19 +15253,24 @@ pub mod update_worker_versioning_rules_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<CommitBuildId> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(CommitBuildId, target_build_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x10, 0, ::fastrs::table_field!(CommitBuildId, force)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(CommitBuildId, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.target_build_id, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Bool,
+                        >(&mut self.force, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.target_build_id.clear();
@@ -17287,48 +15354,31 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerVersioningRulesResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::taskqueue::v1::TimestampedBuildIdAssignmentRule,
                         >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerVersioningRulesResponse, assignment_rules
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.assignment_rules, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::taskqueue::v1::TimestampedCompatibleBuildIdRedirectRule,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerVersioningRulesResponse, compatible_redirect_rules
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerVersioningRulesResponse, conflict_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(UpdateWorkerVersioningRulesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.compatible_redirect_rules, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.assignment_rules.clear();
@@ -17388,27 +15438,22 @@ impl ::fastrs::Message for GetWorkerVersioningRulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerVersioningRulesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(GetWorkerVersioningRulesRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(GetWorkerVersioningRulesRequest, task_queue),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetWorkerVersioningRulesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -17491,48 +15536,31 @@ impl ::fastrs::Message for GetWorkerVersioningRulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerVersioningRulesResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::taskqueue::v1::TimestampedBuildIdAssignmentRule,
                         >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkerVersioningRulesResponse, assignment_rules
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.assignment_rules, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::taskqueue::v1::TimestampedCompatibleBuildIdRedirectRule,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkerVersioningRulesResponse, compatible_redirect_rules
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkerVersioningRulesResponse, conflict_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(GetWorkerVersioningRulesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.compatible_redirect_rules, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.assignment_rules.clear();
@@ -17622,45 +15650,32 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerTaskReachabilityRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(GetWorkerTaskReachabilityRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(GetWorkerTaskReachabilityRequest, build_ids),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(GetWorkerTaskReachabilityRequest, task_queues),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.build_ids, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.task_queues, r, depth, 0x1a)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskReachability>,
-                    >,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkerTaskReachabilityRequest, reachability
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(GetWorkerTaskReachabilityRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.reachability, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -17727,24 +15742,17 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetWorkerTaskReachabilityResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::taskqueue::v1::BuildIdReachability>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetWorkerTaskReachabilityResponse, build_id_reachability
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetWorkerTaskReachabilityResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.build_id_reachability, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.build_id_reachability.clear();
@@ -17852,58 +15860,37 @@ impl ::fastrs::Message for UpdateWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkflowExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkflowExecutionRequest, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkflowExecutionRequest, first_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.first_execution_run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::WaitPolicy>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkflowExecutionRequest, wait_policy),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.wait_policy, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::Request>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkflowExecutionRequest, request),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(UpdateWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.request, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -18009,47 +15996,34 @@ impl ::fastrs::Message for UpdateWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::UpdateRef>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkflowExecutionResponse, update_ref),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.update_ref, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::Outcome>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkflowExecutionResponse, outcome),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.outcome, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
                         >,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkflowExecutionResponse, stage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.stage, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(UpdateWorkflowExecutionResponse, link)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(UpdateWorkflowExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.link, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.update_ref = ::core::option::Option::None;
@@ -18369,75 +16343,355 @@ impl ::fastrs::Message for StartBatchOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartBatchOperationRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StartBatchOperationRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(StartBatchOperationRequest, visibility_query),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(StartBatchOperationRequest, job_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(StartBatchOperationRequest, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.visibility_query, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.job_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(StartBatchOperationRequest, executions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x35,
-                    0,
-                    ::fastrs::table_field!(
-                        StartBatchOperationRequest, max_operations_per_second
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x52),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::hooked(0x7a),
-                __fastrs::table::Entry::hooked(0x82),
-                __fastrs::table::Entry::hooked(0x8a),
-                __fastrs::table::Entry::hooked(0x92),
-                __fastrs::table::Entry::hooked(0x9a),
-                __fastrs::table::Entry::hooked(0xa2),
-                __fastrs::table::Entry::hooked(0xaa),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.executions, r, depth, 0x2a)
+                }
+                0x35 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.max_operations_per_second, r, depth)
+                }
+                0x52 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::TerminationOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationTermination,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::TerminationOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationTermination,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x5a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::SignalOperation(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::batch::v1::BatchOperationSignal>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::SignalOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::batch::v1::BatchOperationSignal>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x62 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::CancellationOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationCancellation,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::CancellationOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationCancellation,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x6a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::DeletionOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationDeletion,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::DeletionOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationDeletion,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x72 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::ResetOperation(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::batch::v1::BatchOperationReset>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::ResetOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::batch::v1::BatchOperationReset>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x7a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x82 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::UnpauseActivitiesOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationUnpauseActivities,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::UnpauseActivitiesOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationUnpauseActivities,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x8a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::ResetActivitiesOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationResetActivities,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::ResetActivitiesOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationResetActivities,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x92 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationUpdateActivityOptions,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationUpdateActivityOptions,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x9a => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::CancelActivitiesOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationCancelActivities,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::CancelActivitiesOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationCancelActivities,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xa2 => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::TerminateActivitiesOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationTerminateActivities,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::TerminateActivitiesOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationTerminateActivities,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xaa => {
+                    match &mut self.operation {
+                        ::core::option::Option::Some(
+                            start_batch_operation_request::Operation::DeleteActivitiesOperation(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<
+                                    super::super::batch::v1::BatchOperationDeleteActivities,
+                                >,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.operation = ::core::option::Option::Some(
+                                start_batch_operation_request::Operation::DeleteActivitiesOperation(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<
+                                            super::super::batch::v1::BatchOperationDeleteActivities,
+                                        >,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0xb2 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Execution>,
-                    >,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(StartBatchOperationRequest, target_executions),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 0, 0, 0, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17,
-                18, 19,
-            ],
-            ::fastrs::table_field!(StartBatchOperationRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.target_executions, r, depth, 0xb2)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -18465,327 +16719,6 @@ impl ::fastrs::Message for StartBatchOperationRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for StartBatchOperationRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x52 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::TerminationOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationTermination,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::TerminationOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationTermination,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::SignalOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::batch::v1::BatchOperationSignal>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::SignalOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::batch::v1::BatchOperationSignal>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::CancellationOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationCancellation,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::CancellationOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationCancellation,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x6a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::DeletionOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationDeletion,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::DeletionOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationDeletion,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::ResetOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::batch::v1::BatchOperationReset>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::ResetOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::batch::v1::BatchOperationReset>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x7a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x82 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UnpauseActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationUnpauseActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::UnpauseActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationUnpauseActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x8a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::ResetActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationResetActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::ResetActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationResetActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x92 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationUpdateActivityOptions,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationUpdateActivityOptions,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x9a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::CancelActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationCancelActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::CancelActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationCancelActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xa2 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::TerminateActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationTerminateActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::TerminateActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationTerminateActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xaa => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::DeleteActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationDeleteActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::DeleteActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationDeleteActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`StartBatchOperationRequest`].
@@ -18842,12 +16775,10 @@ impl ::fastrs::Message for StartBatchOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartBatchOperationResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(StartBatchOperationResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -18921,25 +16852,28 @@ impl ::fastrs::Message for StopBatchOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StopBatchOperationRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StopBatchOperationRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StopBatchOperationRequest, job_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(StopBatchOperationRequest, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(StopBatchOperationRequest, identity)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(StopBatchOperationRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.job_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -18984,12 +16918,10 @@ impl ::fastrs::Message for StopBatchOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StopBatchOperationResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(StopBatchOperationResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -19047,23 +16979,20 @@ impl ::fastrs::Message for DescribeBatchOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeBatchOperationRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DescribeBatchOperationRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(DescribeBatchOperationRequest, job_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DescribeBatchOperationRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.job_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -19226,115 +17155,66 @@ impl ::fastrs::Message for DescribeBatchOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeBatchOperationResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::BatchOperationType>,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeBatchOperationResponse, operation_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DescribeBatchOperationResponse, job_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.operation_type, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.job_id, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::BatchOperationState>,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(DescribeBatchOperationResponse, state),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.state, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(DescribeBatchOperationResponse, start_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_time, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(DescribeBatchOperationResponse, close_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeBatchOperationResponse, total_operation_count
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeBatchOperationResponse, complete_operation_count
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeBatchOperationResponse, failure_operation_count
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(DescribeBatchOperationResponse, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(DescribeBatchOperationResponse, reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(DescribeBatchOperationResponse, query),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.close_time, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.total_operation_count, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.complete_operation_count, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.failure_operation_count, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Execution>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(DescribeBatchOperationResponse, executions),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            ::fastrs::table_field!(DescribeBatchOperationResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.executions, r, depth, 0x62)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.operation_type = ::core::default::Default::default();
@@ -19414,34 +17294,27 @@ impl ::fastrs::Message for ListBatchOperationsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListBatchOperationsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListBatchOperationsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ListBatchOperationsRequest, page_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ListBatchOperationsRequest, next_page_token),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ListBatchOperationsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -19506,29 +17379,22 @@ impl ::fastrs::Message for ListBatchOperationsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListBatchOperationsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::batch::v1::BatchOperationInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListBatchOperationsResponse, operation_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListBatchOperationsResponse, next_page_token),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListBatchOperationsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.operation_info, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.operation_info.clear();
@@ -19610,49 +17476,32 @@ impl ::fastrs::Message for PollWorkflowExecutionUpdateRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollWorkflowExecutionUpdateRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowExecutionUpdateRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::UpdateRef>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowExecutionUpdateRequest, update_ref
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowExecutionUpdateRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.update_ref, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::WaitPolicy>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowExecutionUpdateRequest, wait_policy
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(PollWorkflowExecutionUpdateRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.wait_policy, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -19749,44 +17598,29 @@ impl ::fastrs::Message for PollWorkflowExecutionUpdateResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollWorkflowExecutionUpdateResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::Outcome>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowExecutionUpdateResponse, outcome),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.outcome, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
                         >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(PollWorkflowExecutionUpdateResponse, stage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.stage, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::update::v1::UpdateRef>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollWorkflowExecutionUpdateResponse, update_ref
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(PollWorkflowExecutionUpdateResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_ref, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.outcome = ::core::option::Option::None;
@@ -19923,77 +17757,56 @@ impl ::fastrs::Message for PollNexusTaskQueueRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollNexusTaskQueueRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PollNexusTaskQueueRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PollNexusTaskQueueRequest, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PollNexusTaskQueueRequest, task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::common::v1::WorkerVersionCapabilities,
                         >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        PollNexusTaskQueueRequest, worker_version_capabilities
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_version_capabilities, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentOptions,
                         >,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(PollNexusTaskQueueRequest, deployment_options),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.deployment_options, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::worker::v1::WorkerHeartbeat>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(PollNexusTaskQueueRequest, worker_heartbeat),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        PollNexusTaskQueueRequest, worker_instance_key
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(PollNexusTaskQueueRequest, poller_group_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 0, 5, 6, 7, 8],
-            ::fastrs::table_field!(PollNexusTaskQueueRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_heartbeat, r, depth, 0x3a)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_instance_key, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.poller_group_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -20127,65 +17940,42 @@ impl ::fastrs::Message for PollNexusTaskQueueResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollNexusTaskQueueResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollNexusTaskQueueResponse, task_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::nexus::v1::Request>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(PollNexusTaskQueueResponse, request)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.request, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerScalingDecision>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollNexusTaskQueueResponse, poller_scaling_decision
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PollNexusTaskQueueResponse, poller_group_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.poller_scaling_decision, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.poller_group_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerGroupInfo>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollNexusTaskQueueResponse, poller_group_infos
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.poller_group_infos, r, depth, 0x2a)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::PollerGroupsInfo>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        PollNexusTaskQueueResponse, poller_groups_info
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(PollNexusTaskQueueResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.poller_groups_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.task_token.clear();
@@ -20275,52 +18065,37 @@ impl ::fastrs::Message for RespondNexusTaskCompletedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondNexusTaskCompletedRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RespondNexusTaskCompletedRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RespondNexusTaskCompletedRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RespondNexusTaskCompletedRequest, task_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::nexus::v1::Response>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RespondNexusTaskCompletedRequest, response),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondNexusTaskCompletedRequest, poller_group_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(RespondNexusTaskCompletedRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.response, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.poller_group_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -20366,12 +18141,10 @@ impl ::fastrs::Message for RespondNexusTaskCompletedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondNexusTaskCompletedResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RespondNexusTaskCompletedResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -20466,57 +18239,42 @@ impl ::fastrs::Message for RespondNexusTaskFailedRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondNexusTaskFailedRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RespondNexusTaskFailedRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RespondNexusTaskFailedRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RespondNexusTaskFailedRequest, task_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.task_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::nexus::v1::HandlerError>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(RespondNexusTaskFailedRequest, error)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.error, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(RespondNexusTaskFailedRequest, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RespondNexusTaskFailedRequest, poller_group_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(RespondNexusTaskFailedRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.failure, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.poller_group_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -20563,12 +18321,10 @@ impl ::fastrs::Message for RespondNexusTaskFailedResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RespondNexusTaskFailedResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RespondNexusTaskFailedResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -20643,36 +18399,27 @@ impl ::fastrs::Message for ExecuteMultiOperationRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteMultiOperationRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ExecuteMultiOperationRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<execute_multi_operation_request::Operation>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ExecuteMultiOperationRequest, operations),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ExecuteMultiOperationRequest, resource_id),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ExecuteMultiOperationRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.operations, r, depth, 0x12)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -20754,15 +18501,56 @@ pub mod execute_multi_operation_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Operation> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::hooked(0x0a),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Operation, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        match &mut self.operation {
+                            ::core::option::Option::Some(
+                                operation::Operation::StartWorkflow(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<super::StartWorkflowExecutionRequest>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.operation = ::core::option::Option::Some(
+                                    operation::Operation::StartWorkflow(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<super::StartWorkflowExecutionRequest>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    0x12 => {
+                        match &mut self.operation {
+                            ::core::option::Option::Some(
+                                operation::Operation::UpdateWorkflow(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<super::UpdateWorkflowExecutionRequest>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.operation = ::core::option::Option::Some(
+                                    operation::Operation::UpdateWorkflow(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<super::UpdateWorkflowExecutionRequest>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.operation = ::core::option::Option::None;
@@ -20783,61 +18571,6 @@ pub mod execute_multi_operation_request {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Operation {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.operation {
-                        ::core::option::Option::Some(
-                            operation::Operation::StartWorkflow(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<super::StartWorkflowExecutionRequest>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.operation = ::core::option::Option::Some(
-                                operation::Operation::StartWorkflow(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<super::StartWorkflowExecutionRequest>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x12 => {
-                    match &mut self.operation {
-                        ::core::option::Option::Some(
-                            operation::Operation::UpdateWorkflow(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<super::UpdateWorkflowExecutionRequest>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.operation = ::core::option::Option::Some(
-                                operation::Operation::UpdateWorkflow(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<super::UpdateWorkflowExecutionRequest>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
     /// Types nested in [`Operation`].
@@ -20890,22 +18623,17 @@ impl ::fastrs::Message for ExecuteMultiOperationResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteMultiOperationResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<execute_multi_operation_response::Response>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ExecuteMultiOperationResponse, responses),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ExecuteMultiOperationResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.responses, r, depth, 0x0a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.responses.clear();
@@ -20983,15 +18711,56 @@ pub mod execute_multi_operation_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Response> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::hooked(0x0a),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Response, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        match &mut self.response {
+                            ::core::option::Option::Some(
+                                response::Response::StartWorkflow(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<super::StartWorkflowExecutionResponse>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.response = ::core::option::Option::Some(
+                                    response::Response::StartWorkflow(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<super::StartWorkflowExecutionResponse>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    0x12 => {
+                        match &mut self.response {
+                            ::core::option::Option::Some(
+                                response::Response::UpdateWorkflow(v),
+                            ) => {
+                                __fastrs::compact::merge::<
+                                    __fastrs::Msg<super::UpdateWorkflowExecutionResponse>,
+                                >(v, r, depth)?;
+                            }
+                            _ => {
+                                self.response = ::core::option::Option::Some(
+                                    response::Response::UpdateWorkflow(
+                                        __fastrs::compact::read::<
+                                            __fastrs::Msg<super::UpdateWorkflowExecutionResponse>,
+                                        >(r, depth)?,
+                                    ),
+                                );
+                            }
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.response = ::core::option::Option::None;
@@ -21012,61 +18781,6 @@ pub mod execute_multi_operation_response {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Response {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.response {
-                        ::core::option::Option::Some(
-                            response::Response::StartWorkflow(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<super::StartWorkflowExecutionResponse>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.response = ::core::option::Option::Some(
-                                response::Response::StartWorkflow(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<super::StartWorkflowExecutionResponse>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x12 => {
-                    match &mut self.response {
-                        ::core::option::Option::Some(
-                            response::Response::UpdateWorkflow(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<super::UpdateWorkflowExecutionResponse>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.response = ::core::option::Option::Some(
-                                response::Response::UpdateWorkflow(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<super::UpdateWorkflowExecutionResponse>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
     /// Types nested in [`Response`].
@@ -21205,68 +18919,84 @@ impl ::fastrs::Message for UpdateActivityOptionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateActivityOptionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UpdateActivityOptionsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(UpdateActivityOptionsRequest, execution),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(UpdateActivityOptionsRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityOptionsRequest, activity_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.activity_options, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(UpdateActivityOptionsRequest, update_mask),
-                ),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityOptionsRequest, restore_original
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x48),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(UpdateActivityOptionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_mask, r, depth)
+                }
+                0x32 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            update_activity_options_request::Activity::Id(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                update_activity_options_request::Activity::Id(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            update_activity_options_request::Activity::Type(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                update_activity_options_request::Activity::Type(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.restore_original, r, depth)
+                }
+                0x48 => {
+                    self.activity = ::core::option::Option::Some(
+                        update_activity_options_request::Activity::MatchAll(
+                            __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -21293,61 +19023,6 @@ impl ::fastrs::Message for UpdateActivityOptionsRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateActivityOptionsRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        update_activity_options_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            update_activity_options_request::Activity::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        update_activity_options_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            update_activity_options_request::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x48 => {
-                self.activity = ::core::option::Option::Some(
-                    update_activity_options_request::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`UpdateActivityOptionsRequest`].
@@ -21472,96 +19147,55 @@ impl ::fastrs::Message for UpdateActivityExecutionOptionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateActivityExecutionOptionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityExecutionOptionsRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityExecutionOptionsRequest, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityExecutionOptionsRequest, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(UpdateActivityExecutionOptionsRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityExecutionOptionsRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityExecutionOptionsRequest, activity_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.activity_options, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityExecutionOptionsRequest, update_mask
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityExecutionOptionsRequest, restore_original
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityExecutionOptionsRequest, resource_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(UpdateActivityExecutionOptionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_mask, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.restore_original, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -21629,24 +19263,17 @@ impl ::fastrs::Message for UpdateActivityOptionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateActivityOptionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityOptionsResponse, activity_options
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(UpdateActivityOptionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.activity_options, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_options = ::core::option::Option::None;
@@ -21705,26 +19332,17 @@ impl ::fastrs::Message for UpdateActivityExecutionOptionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateActivityExecutionOptionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateActivityExecutionOptionsResponse, activity_options
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                UpdateActivityExecutionOptionsResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.activity_options, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.activity_options = ::core::option::Option::None;
@@ -21834,32 +19452,69 @@ impl ::fastrs::Message for PauseActivityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseActivityRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PauseActivityRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(PauseActivityRequest, execution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(PauseActivityRequest, identity)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(PauseActivityRequest, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(PauseActivityRequest, request_id)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(PauseActivityRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            pause_activity_request::Activity::Id(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                pause_activity_request::Activity::Id(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            pause_activity_request::Activity::Type(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                pause_activity_request::Activity::Type(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -21885,53 +19540,6 @@ impl ::fastrs::Message for PauseActivityRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for PauseActivityRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        pause_activity_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            pause_activity_request::Activity::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        pause_activity_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            pause_activity_request::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`PauseActivityRequest`].
@@ -22031,69 +19639,48 @@ impl ::fastrs::Message for PauseActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PauseActivityExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(PauseActivityExecutionRequest, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PauseActivityExecutionRequest, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PauseActivityExecutionRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(PauseActivityExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(PauseActivityExecutionRequest, reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(PauseActivityExecutionRequest, resource_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(PauseActivityExecutionRequest, request_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(PauseActivityExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -22143,12 +19730,10 @@ impl ::fastrs::Message for PauseActivityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseActivityResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(PauseActivityResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -22189,12 +19774,10 @@ impl ::fastrs::Message for PauseActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(PauseActivityExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -22327,46 +19910,84 @@ impl ::fastrs::Message for UnpauseActivityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseActivityRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UnpauseActivityRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(UnpauseActivityRequest, execution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(UnpauseActivityRequest, identity)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x30),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityRequest, reset_attempts),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityRequest, reset_heartbeat),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            unpause_activity_request::Activity::Id(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                unpause_activity_request::Activity::Id(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            unpause_activity_request::Activity::Type(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                unpause_activity_request::Activity::Type(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x30 => {
+                    self.activity = ::core::option::Option::Some(
+                        unpause_activity_request::Activity::UnpauseAll(
+                            __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.reset_attempts, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.reset_heartbeat, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(UnpauseActivityRequest, jitter)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(UnpauseActivityRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.jitter, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -22393,61 +20014,6 @@ impl ::fastrs::Message for UnpauseActivityRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UnpauseActivityRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            unpause_activity_request::Activity::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            unpause_activity_request::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x30 => {
-                self.activity = ::core::option::Option::Some(
-                    unpause_activity_request::Activity::UnpauseAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`UnpauseActivityRequest`].
@@ -22568,89 +20134,58 @@ impl ::fastrs::Message for UnpauseActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityExecutionRequest, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityExecutionRequest, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityExecutionRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        UnpauseActivityExecutionRequest, reset_attempts
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        UnpauseActivityExecutionRequest, reset_heartbeat
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityExecutionRequest, reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.reset_attempts, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.reset_heartbeat, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityExecutionRequest, jitter),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(UnpauseActivityExecutionRequest, resource_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-            ::fastrs::table_field!(UnpauseActivityExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.jitter, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -22702,12 +20237,10 @@ impl ::fastrs::Message for UnpauseActivityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseActivityResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(UnpauseActivityResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -22748,12 +20281,10 @@ impl ::fastrs::Message for UnpauseActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(UnpauseActivityExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -22898,51 +20429,89 @@ impl ::fastrs::Message for ResetActivityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetActivityRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ResetActivityRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ResetActivityRequest, execution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ResetActivityRequest, identity)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(ResetActivityRequest, reset_heartbeat),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x38, 0, ::fastrs::table_field!(ResetActivityRequest, keep_paused)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            reset_activity_request::Activity::Id(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                reset_activity_request::Activity::Id(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.activity {
+                        ::core::option::Option::Some(
+                            reset_activity_request::Activity::Type(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.activity = ::core::option::Option::Some(
+                                reset_activity_request::Activity::Type(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.reset_heartbeat, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.keep_paused, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x42, 0, ::fastrs::table_field!(ResetActivityRequest, jitter)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetActivityRequest, restore_original_options
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x50),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-            ::fastrs::table_field!(ResetActivityRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.jitter, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.restore_original_options, r, depth)
+                }
+                0x50 => {
+                    self.activity = ::core::option::Option::Some(
+                        reset_activity_request::Activity::MatchAll(
+                            __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -22970,61 +20539,6 @@ impl ::fastrs::Message for ResetActivityRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ResetActivityRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        reset_activity_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            reset_activity_request::Activity::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        reset_activity_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            reset_activity_request::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x50 => {
-                self.activity = ::core::option::Option::Some(
-                    reset_activity_request::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`ResetActivityRequest`].
@@ -23140,80 +20654,55 @@ impl ::fastrs::Message for ResetActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ResetActivityExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ResetActivityExecutionRequest, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ResetActivityExecutionRequest, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ResetActivityExecutionRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ResetActivityExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(ResetActivityExecutionRequest, keep_paused),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.keep_paused, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(ResetActivityExecutionRequest, jitter),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetActivityExecutionRequest, restore_original_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(ResetActivityExecutionRequest, resource_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(ResetActivityExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.jitter, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.restore_original_options, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -23264,12 +20753,10 @@ impl ::fastrs::Message for ResetActivityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetActivityResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(ResetActivityResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -23310,12 +20797,10 @@ impl ::fastrs::Message for ResetActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(ResetActivityExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -23421,66 +20906,39 @@ impl ::fastrs::Message for UpdateWorkflowExecutionOptionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionOptionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkflowExecutionOptionsRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkflowExecutionOptionsRequest, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::workflow::v1::WorkflowExecutionOptions,
                         >,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkflowExecutionOptionsRequest, workflow_execution_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_options, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkflowExecutionOptionsRequest, update_mask
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkflowExecutionOptionsRequest, identity
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(UpdateWorkflowExecutionOptionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_mask, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -23554,40 +21012,24 @@ impl ::fastrs::Message for UpdateWorkflowExecutionOptionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionOptionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::workflow::v1::WorkflowExecutionOptions,
                         >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkflowExecutionOptionsResponse,
-                        workflow_execution_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.workflow_execution_options, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkflowExecutionOptionsResponse, update_time
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                UpdateWorkflowExecutionOptionsResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workflow_execution_options = ::core::option::Option::None;
@@ -23648,21 +21090,22 @@ impl ::fastrs::Message for DescribeDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeDeploymentRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DescribeDeploymentRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DescribeDeploymentRequest, deployment)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DescribeDeploymentRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -23722,22 +21165,17 @@ impl ::fastrs::Message for DescribeDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeDeploymentResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DescribeDeploymentResponse, deployment_info),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(DescribeDeploymentResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.deployment_info = ::core::option::Option::None;
@@ -23822,55 +21260,34 @@ impl ::fastrs::Message for DescribeWorkerDeploymentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentVersionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkerDeploymentVersionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkerDeploymentVersionRequest, version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkerDeploymentVersionRequest, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkerDeploymentVersionRequest, report_task_queue_stats
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                DescribeWorkerDeploymentVersionRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.report_task_queue_stats, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -23944,42 +21361,26 @@ impl ::fastrs::Message for DescribeWorkerDeploymentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentVersionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersionInfo,
                         >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkerDeploymentVersionResponse,
-                        worker_deployment_version_info
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.worker_deployment_version_info, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             describe_worker_deployment_version_response::VersionTaskQueue,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkerDeploymentVersionResponse, version_task_queues
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                DescribeWorkerDeploymentVersionResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.version_task_queues, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.worker_deployment_version_info = ::core::option::Option::None;
@@ -24081,31 +21482,54 @@ pub mod describe_worker_deployment_version_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<VersionTaskQueue> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(VersionTaskQueue, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.name, r, depth)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
                             __fastrs::OpenEnum<
                                 super::super::super::enums::v1::TaskQueueType,
                             >,
-                        >,
-                    >(0x10, 0, ::fastrs::table_field!(VersionTaskQueue, r#type)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.r#type, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::taskqueue::v1::TaskQueueStats,
                             >,
-                        >,
-                    >(0x1a, 0, ::fastrs::table_field!(VersionTaskQueue, stats)),
-                    __fastrs::table::Entry::hooked(0x22),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(VersionTaskQueue, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.stats, r, depth)
+                    }
+                    0x22 => {
+                        if self.stats_by_priority_key.capacity() == 0 {
+                            self.stats_by_priority_key
+                                .reserve(
+                                    __fastrs::map_run_length::<
+                                        __fastrs::Int32,
+                                        __fastrs::Msg<
+                                            super::super::super::taskqueue::v1::TaskQueueStats,
+                                        >,
+                                    >(r, 0x22),
+                                );
+                        }
+                        let (k, v) = __fastrs::read_map_entry::<
+                            __fastrs::Int32,
+                            __fastrs::Msg<
+                                super::super::super::taskqueue::v1::TaskQueueStats,
+                            >,
+                        >(r, depth)?;
+                        self.stats_by_priority_key.insert(k, v);
+                        ::core::result::Result::Ok(())
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.name.clear();
@@ -24129,38 +21553,6 @@ pub mod describe_worker_deployment_version_response {
         }
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
-    }
-    #[allow(deprecated)]
-    impl __fastrs::table::Hooks for VersionTaskQueue {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x22 => {
-                    if self.stats_by_priority_key.capacity() == 0 {
-                        self.stats_by_priority_key
-                            .reserve(
-                                __fastrs::map_run_length::<
-                                    __fastrs::Int32,
-                                    __fastrs::Msg<
-                                        super::super::super::taskqueue::v1::TaskQueueStats,
-                                    >,
-                                >(r, 0x22),
-                            );
-                    }
-                    let (k, v) = __fastrs::read_map_entry::<
-                        __fastrs::Int32,
-                        __fastrs::Msg<super::super::super::taskqueue::v1::TaskQueueStats>,
-                    >(r, depth)?;
-                    self.stats_by_priority_key.insert(k, v);
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
         }
     }
 }
@@ -24198,29 +21590,22 @@ impl ::fastrs::Message for DescribeWorkerDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DescribeWorkerDeploymentRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkerDeploymentRequest, deployment_name
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DescribeWorkerDeploymentRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -24291,33 +21676,22 @@ impl ::fastrs::Message for DescribeWorkerDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerDeploymentResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkerDeploymentResponse, conflict_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentInfo>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeWorkerDeploymentResponse, worker_deployment_info
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DescribeWorkerDeploymentResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_deployment_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.conflict_token.clear();
@@ -24393,29 +21767,32 @@ impl ::fastrs::Message for ListDeploymentsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListDeploymentsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ListDeploymentsRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ListDeploymentsRequest, page_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ListDeploymentsRequest, next_page_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(ListDeploymentsRequest, series_name)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ListDeploymentsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.series_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -24481,25 +21858,22 @@ impl ::fastrs::Message for ListDeploymentsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListDeploymentsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListDeploymentsResponse, next_page_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentListInfo>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ListDeploymentsResponse, deployments)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListDeploymentsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployments, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.next_page_token.clear();
@@ -24586,47 +21960,34 @@ impl ::fastrs::Message for SetCurrentDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetCurrentDeploymentRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(SetCurrentDeploymentRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(SetCurrentDeploymentRequest, deployment),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(SetCurrentDeploymentRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.deployment, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::UpdateDeploymentMetadata,
                         >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(SetCurrentDeploymentRequest, update_metadata),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(SetCurrentDeploymentRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_metadata, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -24704,35 +22065,22 @@ impl ::fastrs::Message for SetCurrentDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetCurrentDeploymentResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetCurrentDeploymentResponse, current_deployment_info
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.current_deployment_info, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentInfo>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SetCurrentDeploymentResponse, previous_deployment_info
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SetCurrentDeploymentResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.previous_deployment_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.current_deployment_info = ::core::option::Option::None;
@@ -24865,88 +22213,52 @@ impl ::fastrs::Message for SetWorkerDeploymentCurrentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetWorkerDeploymentCurrentVersionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionRequest, deployment_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionRequest, version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionRequest, conflict_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionRequest,
-                        ignore_missing_task_queues
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionRequest, build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionRequest, allow_no_pollers
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 0, 8],
-            ::fastrs::table_field!(
-                SetWorkerDeploymentCurrentVersionRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_name, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x30 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.ignore_missing_task_queues, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.build_id, r, depth)
+                }
+                0x48 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.allow_no_pollers, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -25040,49 +22352,29 @@ impl ::fastrs::Message for SetWorkerDeploymentCurrentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            SetWorkerDeploymentCurrentVersionResponse,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionResponse, conflict_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionResponse, previous_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.previous_version, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentCurrentVersionResponse,
-                        previous_deployment_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                SetWorkerDeploymentCurrentVersionResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.previous_deployment_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.conflict_token.clear();
@@ -25227,97 +22519,57 @@ impl ::fastrs::Message for SetWorkerDeploymentRampingVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetWorkerDeploymentRampingVersionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionRequest, deployment_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionRequest, version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x25,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionRequest, percentage
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionRequest, conflict_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionRequest,
-                        ignore_missing_task_queues
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionRequest, build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionRequest, allow_no_pollers
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 9],
-            ::fastrs::table_field!(
-                SetWorkerDeploymentRampingVersionRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_name, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                0x25 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.percentage, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.ignore_missing_task_queues, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.build_id, r, depth)
+                }
+                0x50 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.allow_no_pollers, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -25427,58 +22679,34 @@ impl ::fastrs::Message for SetWorkerDeploymentRampingVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            SetWorkerDeploymentRampingVersionResponse,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionResponse, conflict_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionResponse, previous_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x1d,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionResponse, previous_percentage
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.previous_version, r, depth)
+                }
+                0x1d => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Float,
+                    >(&mut self.previous_percentage, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentRampingVersionResponse,
-                        previous_deployment_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                SetWorkerDeploymentRampingVersionResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.previous_deployment_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.conflict_token.clear();
@@ -25557,43 +22785,32 @@ impl ::fastrs::Message for CreateWorkerDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(CreateWorkerDeploymentRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        CreateWorkerDeploymentRequest, deployment_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(CreateWorkerDeploymentRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(CreateWorkerDeploymentRequest, request_id),
-                ),
-            ],
-            &[0, 1, 2, 0, 3, 4],
-            ::fastrs::table_field!(CreateWorkerDeploymentRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_name, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -25651,22 +22868,17 @@ impl ::fastrs::Message for CreateWorkerDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        CreateWorkerDeploymentResponse, conflict_token
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CreateWorkerDeploymentResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.conflict_token.clear();
@@ -25732,34 +22944,27 @@ impl ::fastrs::Message for ListWorkerDeploymentsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkerDeploymentsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListWorkerDeploymentsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ListWorkerDeploymentsRequest, page_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ListWorkerDeploymentsRequest, next_page_token),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ListWorkerDeploymentsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -25824,35 +23029,24 @@ impl ::fastrs::Message for ListWorkerDeploymentsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkerDeploymentsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListWorkerDeploymentsResponse, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             list_worker_deployments_response::WorkerDeploymentSummary,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ListWorkerDeploymentsResponse, worker_deployments
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListWorkerDeploymentsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_deployments, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.next_page_token.clear();
@@ -25987,75 +23181,52 @@ pub mod list_worker_deployments_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkerDeploymentSummary> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentSummary, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.name, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(WorkerDeploymentSummary, create_time),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.create_time, r, depth)
+                    }
+                    0x1a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::deployment::v1::RoutingConfig,
                             >,
-                        >,
-                    >(
-                        0x1a,
-                        0,
-                        ::fastrs::table_field!(WorkerDeploymentSummary, routing_config),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.routing_config, r, depth)
+                    }
+                    0x22 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::deployment::v1::worker_deployment_info::WorkerDeploymentVersionSummary,
                             >,
-                        >,
-                    >(
-                        0x22,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentSummary, latest_version_summary
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.latest_version_summary, r, depth)
+                    }
+                    0x2a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::deployment::v1::worker_deployment_info::WorkerDeploymentVersionSummary,
                             >,
-                        >,
-                    >(
-                        0x2a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentSummary, current_version_summary
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+                        >(&mut self.current_version_summary, r, depth)
+                    }
+                    0x32 => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<
                                 super::super::super::deployment::v1::worker_deployment_info::WorkerDeploymentVersionSummary,
                             >,
-                        >,
-                    >(
-                        0x32,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentSummary, ramping_version_summary
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3, 4, 5, 6],
-                ::fastrs::table_field!(WorkerDeploymentSummary, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.ramping_version_summary, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.name.clear();
@@ -26157,64 +23328,39 @@ impl ::fastrs::Message for CreateWorkerDeploymentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentVersionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        CreateWorkerDeploymentVersionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        CreateWorkerDeploymentVersionRequest, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        CreateWorkerDeploymentVersionRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::compute::v1::ComputeConfig>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        CreateWorkerDeploymentVersionRequest, compute_config
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        CreateWorkerDeploymentVersionRequest, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(CreateWorkerDeploymentVersionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.compute_config, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -26260,12 +23406,10 @@ impl ::fastrs::Message for CreateWorkerDeploymentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkerDeploymentVersionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(CreateWorkerDeploymentVersionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -26362,60 +23506,39 @@ impl ::fastrs::Message for DeleteWorkerDeploymentVersionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentVersionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteWorkerDeploymentVersionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DeleteWorkerDeploymentVersionRequest, version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteWorkerDeploymentVersionRequest, skip_drainage
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteWorkerDeploymentVersionRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.skip_drainage, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteWorkerDeploymentVersionRequest, deployment_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(DeleteWorkerDeploymentVersionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_version, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -26461,12 +23584,10 @@ impl ::fastrs::Message for DeleteWorkerDeploymentVersionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentVersionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(DeleteWorkerDeploymentVersionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -26532,36 +23653,27 @@ impl ::fastrs::Message for DeleteWorkerDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DeleteWorkerDeploymentRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteWorkerDeploymentRequest, deployment_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(DeleteWorkerDeploymentRequest, identity),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DeleteWorkerDeploymentRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_name, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -26605,12 +23717,10 @@ impl ::fastrs::Message for DeleteWorkerDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkerDeploymentResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(DeleteWorkerDeploymentResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -26720,69 +23830,60 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            UpdateWorkerDeploymentVersionComputeConfigRequest,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionComputeConfigRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionComputeConfigRequest,
-                        deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionComputeConfigRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionComputeConfigRequest, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionComputeConfigRequest,
-                        remove_compute_config_scaling_groups
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 0, 5, 6],
-            ::fastrs::table_field!(
-                UpdateWorkerDeploymentVersionComputeConfigRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x32 => {
+                    if self.compute_config_scaling_groups.capacity() == 0 {
+                        self.compute_config_scaling_groups
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<
+                                        super::super::compute::v1::ComputeConfigScalingGroupUpdate,
+                                    >,
+                                >(r, 0x32),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<
+                            super::super::compute::v1::ComputeConfigScalingGroupUpdate,
+                        >,
+                    >(r, depth)?;
+                    self.compute_config_scaling_groups.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.remove_compute_config_scaling_groups, r, depth, 0x3a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -26810,40 +23911,6 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigRequest {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateWorkerDeploymentVersionComputeConfigRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                if self.compute_config_scaling_groups.capacity() == 0 {
-                    self.compute_config_scaling_groups
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<
-                                    super::super::compute::v1::ComputeConfigScalingGroupUpdate,
-                                >,
-                            >(r, 0x32),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<
-                        super::super::compute::v1::ComputeConfigScalingGroupUpdate,
-                    >,
-                >(r, depth)?;
-                self.compute_config_scaling_groups.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateWorkerDeploymentVersionComputeConfigResponse {
     /// Fields this schema does not know, kept and written back on encode.
@@ -26863,16 +23930,10 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            UpdateWorkerDeploymentVersionComputeConfigResponse,
-        > = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(
-                UpdateWorkerDeploymentVersionComputeConfigResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -26972,60 +24033,55 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ValidateWorkerDeploymentVersionComputeConfigRequest,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ValidateWorkerDeploymentVersionComputeConfigRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ValidateWorkerDeploymentVersionComputeConfigRequest,
-                        deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ValidateWorkerDeploymentVersionComputeConfigRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ValidateWorkerDeploymentVersionComputeConfigRequest,
-                        remove_compute_config_scaling_groups
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 0, 0, 4, 5],
-            ::fastrs::table_field!(
-                ValidateWorkerDeploymentVersionComputeConfigRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    if self.compute_config_scaling_groups.capacity() == 0 {
+                        self.compute_config_scaling_groups
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<
+                                        super::super::compute::v1::ComputeConfigScalingGroupUpdate,
+                                    >,
+                                >(r, 0x32),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<
+                            super::super::compute::v1::ComputeConfigScalingGroupUpdate,
+                        >,
+                    >(r, depth)?;
+                    self.compute_config_scaling_groups.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x3a => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.remove_compute_config_scaling_groups, r, depth, 0x3a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -27052,40 +24108,6 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigRequest {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ValidateWorkerDeploymentVersionComputeConfigRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                if self.compute_config_scaling_groups.capacity() == 0 {
-                    self.compute_config_scaling_groups
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<
-                                    super::super::compute::v1::ComputeConfigScalingGroupUpdate,
-                                >,
-                            >(r, 0x32),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<
-                        super::super::compute::v1::ComputeConfigScalingGroupUpdate,
-                    >,
-                >(r, depth)?;
-                self.compute_config_scaling_groups.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ValidateWorkerDeploymentVersionComputeConfigResponse {
     /// Fields this schema does not know, kept and written back on encode.
@@ -27105,16 +24127,10 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigResponse 
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ValidateWorkerDeploymentVersionComputeConfigResponse,
-        > = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(
-                ValidateWorkerDeploymentVersionComputeConfigResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -27216,67 +24232,56 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            UpdateWorkerDeploymentVersionMetadataRequest,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionMetadataRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionMetadataRequest, version
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionMetadataRequest, remove_entries
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.version, r, depth)
+                }
+                0x1a => {
+                    if self.upsert_entries.capacity() == 0 {
+                        self.upsert_entries
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Msg<super::super::common::v1::Payload>,
+                                >(r, 0x1a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Msg<super::super::common::v1::Payload>,
+                    >(r, depth)?;
+                    self.upsert_entries.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x22 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.remove_entries, r, depth, 0x22)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionMetadataRequest, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionMetadataRequest, identity
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                UpdateWorkerDeploymentVersionMetadataRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment_version, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -27302,36 +24307,6 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateWorkerDeploymentVersionMetadataRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                if self.upsert_entries.capacity() == 0 {
-                    self.upsert_entries
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Msg<super::super::common::v1::Payload>,
-                            >(r, 0x1a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payload>,
-                >(r, depth)?;
-                self.upsert_entries.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -27368,28 +24343,17 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            UpdateWorkerDeploymentVersionMetadataResponse,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::VersionMetadata>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateWorkerDeploymentVersionMetadataResponse, metadata
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                UpdateWorkerDeploymentVersionMetadataResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.metadata, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.metadata = ::core::option::Option::None;
@@ -27497,47 +24461,59 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetWorkerDeploymentManagerRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(SetWorkerDeploymentManagerRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentManagerRequest, deployment_name
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x20),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentManagerRequest, conflict_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(SetWorkerDeploymentManagerRequest, identity),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(SetWorkerDeploymentManagerRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.deployment_name, r, depth)
+                }
+                0x1a => {
+                    match &mut self.new_manager_identity {
+                        ::core::option::Option::Some(
+                            set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.new_manager_identity = ::core::option::Option::Some(
+                                set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x20 => {
+                    self.new_manager_identity = ::core::option::Option::Some(
+                        set_worker_deployment_manager_request::NewManagerIdentity::Self_(
+                            __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
+                        ),
+                    );
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -27562,46 +24538,6 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for SetWorkerDeploymentManagerRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.new_manager_identity {
-                    ::core::option::Option::Some(
-                        set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.new_manager_identity = ::core::option::Option::Some(
-                            set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x20 => {
-                self.new_manager_identity = ::core::option::Option::Some(
-                    set_worker_deployment_manager_request::NewManagerIdentity::Self_(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`SetWorkerDeploymentManagerRequest`].
@@ -27662,31 +24598,22 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetWorkerDeploymentManagerResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentManagerResponse, conflict_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SetWorkerDeploymentManagerResponse, previous_manager_identity
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SetWorkerDeploymentManagerResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.conflict_token, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.previous_manager_identity, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.conflict_token.clear();
@@ -27746,27 +24673,22 @@ impl ::fastrs::Message for GetCurrentDeploymentRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetCurrentDeploymentRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(GetCurrentDeploymentRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(GetCurrentDeploymentRequest, series_name),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetCurrentDeploymentRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.series_name, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -27826,24 +24748,17 @@ impl ::fastrs::Message for GetCurrentDeploymentResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetCurrentDeploymentResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetCurrentDeploymentResponse, current_deployment_info
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetCurrentDeploymentResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.current_deployment_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.current_deployment_info = ::core::option::Option::None;
@@ -27903,29 +24818,22 @@ impl ::fastrs::Message for GetDeploymentReachabilityRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetDeploymentReachabilityRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(GetDeploymentReachabilityRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(GetDeploymentReachabilityRequest, deployment),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetDeploymentReachabilityRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.deployment, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -28011,48 +24919,29 @@ impl ::fastrs::Message for GetDeploymentReachabilityResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetDeploymentReachabilityResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::deployment::v1::DeploymentInfo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetDeploymentReachabilityResponse, deployment_info
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.deployment_info, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::DeploymentReachability,
                         >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        GetDeploymentReachabilityResponse, reachability
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.reachability, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        GetDeploymentReachabilityResponse, last_update_time
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(GetDeploymentReachabilityResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.last_update_time, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.deployment_info = ::core::option::Option::None;
@@ -28148,45 +25037,42 @@ impl ::fastrs::Message for CreateWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkflowRuleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CreateWorkflowRuleRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(CreateWorkflowRuleRequest, spec)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(CreateWorkflowRuleRequest, force_scan),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(CreateWorkflowRuleRequest, request_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(CreateWorkflowRuleRequest, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(CreateWorkflowRuleRequest, description),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(CreateWorkflowRuleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.spec, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.force_scan, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.description, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -28252,21 +25138,20 @@ impl ::fastrs::Message for CreateWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateWorkflowRuleResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::rules::v1::WorkflowRule>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CreateWorkflowRuleResponse, rule)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CreateWorkflowRuleResponse, job_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CreateWorkflowRuleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.rule, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.job_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.rule = ::core::option::Option::None;
@@ -28325,23 +25210,22 @@ impl ::fastrs::Message for DescribeWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkflowRuleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DescribeWorkflowRuleRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(DescribeWorkflowRuleRequest, rule_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DescribeWorkflowRuleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.rule_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -28395,18 +25279,17 @@ impl ::fastrs::Message for DescribeWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkflowRuleResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::rules::v1::WorkflowRule>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(DescribeWorkflowRuleResponse, rule)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(DescribeWorkflowRuleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.rule, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.rule = ::core::option::Option::None;
@@ -28464,19 +25347,22 @@ impl ::fastrs::Message for DeleteWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkflowRuleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeleteWorkflowRuleRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(DeleteWorkflowRuleRequest, rule_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeleteWorkflowRuleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.rule_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -28519,12 +25405,10 @@ impl ::fastrs::Message for DeleteWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteWorkflowRuleResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(DeleteWorkflowRuleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -28582,23 +25466,22 @@ impl ::fastrs::Message for ListWorkflowRulesRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkflowRulesRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ListWorkflowRulesRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListWorkflowRulesRequest, next_page_token),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListWorkflowRulesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -28659,25 +25542,22 @@ impl ::fastrs::Message for ListWorkflowRulesResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkflowRulesResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::rules::v1::WorkflowRule>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ListWorkflowRulesResponse, rules)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListWorkflowRulesResponse, next_page_token),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListWorkflowRulesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.rules, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.rules.clear();
@@ -28779,34 +25659,65 @@ impl ::fastrs::Message for TriggerWorkflowRuleRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TriggerWorkflowRuleRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TriggerWorkflowRuleRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TriggerWorkflowRuleRequest, execution),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(TriggerWorkflowRuleRequest, identity)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(TriggerWorkflowRuleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.execution, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x22 => {
+                    match &mut self.rule {
+                        ::core::option::Option::Some(
+                            trigger_workflow_rule_request::Rule::Id(v),
+                        ) => {
+                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
+                        }
+                        _ => {
+                            self.rule = ::core::option::Option::Some(
+                                trigger_workflow_rule_request::Rule::Id(
+                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.rule {
+                        ::core::option::Option::Some(
+                            trigger_workflow_rule_request::Rule::Spec(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.rule = ::core::option::Option::Some(
+                                trigger_workflow_rule_request::Rule::Spec(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -28830,57 +25741,6 @@ impl ::fastrs::Message for TriggerWorkflowRuleRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for TriggerWorkflowRuleRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.rule {
-                    ::core::option::Option::Some(
-                        trigger_workflow_rule_request::Rule::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.rule = ::core::option::Option::Some(
-                            trigger_workflow_rule_request::Rule::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.rule {
-                    ::core::option::Option::Some(
-                        trigger_workflow_rule_request::Rule::Spec(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.rule = ::core::option::Option::Some(
-                            trigger_workflow_rule_request::Rule::Spec(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`TriggerWorkflowRuleRequest`].
@@ -28921,16 +25781,17 @@ impl ::fastrs::Message for TriggerWorkflowRuleResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TriggerWorkflowRuleResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(TriggerWorkflowRuleResponse, applied)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(TriggerWorkflowRuleResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.applied, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.applied = ::core::default::Default::default();
@@ -29007,45 +25868,32 @@ impl ::fastrs::Message for RecordWorkerHeartbeatRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordWorkerHeartbeatRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RecordWorkerHeartbeatRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RecordWorkerHeartbeatRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::worker::v1::WorkerHeartbeat>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RecordWorkerHeartbeatRequest, worker_heartbeat
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RecordWorkerHeartbeatRequest, resource_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(RecordWorkerHeartbeatRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_heartbeat, r, depth, 0x1a)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -29090,12 +25938,10 @@ impl ::fastrs::Message for RecordWorkerHeartbeatResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordWorkerHeartbeatResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(RecordWorkerHeartbeatResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -29190,32 +26036,35 @@ impl ::fastrs::Message for ListWorkersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkersRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ListWorkersRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ListWorkersRequest, page_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(ListWorkersRequest, next_page_token)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(ListWorkersRequest, query)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(ListWorkersRequest, include_system_workers),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ListWorkersRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_system_workers, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -29292,26 +26141,27 @@ impl ::fastrs::Message for ListWorkersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListWorkersResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::worker::v1::WorkerInfo>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ListWorkersResponse, workers_info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(ListWorkersResponse, next_page_token)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.workers_info, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::worker::v1::WorkerListInfo>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ListWorkersResponse, workers)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ListWorkersResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.workers, r, depth, 0x1a)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.workers_info.clear();
@@ -29460,76 +26310,64 @@ impl ::fastrs::Message for UpdateTaskQueueConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateTaskQueueConfigRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UpdateTaskQueueConfigRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(UpdateTaskQueueConfigRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(UpdateTaskQueueConfigRequest, task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-                    >,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(UpdateTaskQueueConfigRequest, task_queue_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue_type, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<update_task_queue_config_request::RateLimitUpdate>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateTaskQueueConfigRequest, update_queue_rate_limit
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.update_queue_rate_limit, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<update_task_queue_config_request::RateLimitUpdate>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateTaskQueueConfigRequest,
-                        update_fairness_key_rate_limit_default
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        UpdateTaskQueueConfigRequest, unset_fairness_weight_overrides
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(UpdateTaskQueueConfigRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.update_fairness_key_rate_limit_default, r, depth)
+                }
+                0x3a => {
+                    if self.set_fairness_weight_overrides.capacity() == 0 {
+                        self.set_fairness_weight_overrides
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Float,
+                                >(r, 0x3a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Float,
+                    >(r, depth)?;
+                    self.set_fairness_weight_overrides.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x42 => {
+                    __fastrs::compact::push::<
+                        __fastrs::Str,
+                    >(&mut self.unset_fairness_weight_overrides, r, depth, 0x42)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -29557,36 +26395,6 @@ impl ::fastrs::Message for UpdateTaskQueueConfigRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateTaskQueueConfigRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x3a => {
-                if self.set_fairness_weight_overrides.capacity() == 0 {
-                    self.set_fairness_weight_overrides
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Float,
-                            >(r, 0x3a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Float,
-                >(r, depth)?;
-                self.set_fairness_weight_overrides.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`UpdateTaskQueueConfigRequest`].
@@ -29637,21 +26445,24 @@ pub mod update_task_queue_config_request {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<RateLimitUpdate> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::merge_optional::<
                             __fastrs::Msg<super::super::super::taskqueue::v1::RateLimit>,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(RateLimitUpdate, rate_limit)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(RateLimitUpdate, reason)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(RateLimitUpdate, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.rate_limit, r, depth)
+                    }
+                    0x12 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Str,
+                        >(&mut self.reason, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.rate_limit = ::core::option::Option::None;
@@ -29709,18 +26520,17 @@ impl ::fastrs::Message for UpdateTaskQueueConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateTaskQueueConfigResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueueConfig>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateTaskQueueConfigResponse, config)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(UpdateTaskQueueConfigResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.config, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.config = ::core::option::Option::None;
@@ -29806,30 +26616,35 @@ impl ::fastrs::Message for FetchWorkerConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FetchWorkerConfigRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(FetchWorkerConfigRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(FetchWorkerConfigRequest, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(FetchWorkerConfigRequest, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerSelector>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(FetchWorkerConfigRequest, selector)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(FetchWorkerConfigRequest, resource_id)),
-            ],
-            &[0, 1, 2, 3, 0, 0, 4, 5],
-            ::fastrs::table_field!(FetchWorkerConfigRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.selector, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -29886,22 +26701,17 @@ impl ::fastrs::Message for FetchWorkerConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FetchWorkerConfigResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(FetchWorkerConfigResponse, worker_config),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(FetchWorkerConfigResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_config, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.worker_config = ::core::option::Option::None;
@@ -30007,52 +26817,45 @@ impl ::fastrs::Message for UpdateWorkerConfigRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerConfigRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateWorkerConfigRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(UpdateWorkerConfigRequest, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(UpdateWorkerConfigRequest, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkerConfigRequest, worker_config),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.worker_config, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkerConfigRequest, update_mask),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.update_mask, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::WorkerSelector>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(UpdateWorkerConfigRequest, selector)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(UpdateWorkerConfigRequest, resource_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(UpdateWorkerConfigRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.selector, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.resource_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -30118,12 +26921,33 @@ impl ::fastrs::Message for UpdateWorkerConfigResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateWorkerConfigResponse> = __fastrs::table::Table::new(
-            &[__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(UpdateWorkerConfigResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    match &mut self.response {
+                        ::core::option::Option::Some(
+                            update_worker_config_response::Response::WorkerConfig(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.response = ::core::option::Option::Some(
+                                update_worker_config_response::Response::WorkerConfig(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.response = ::core::option::Option::None;
@@ -30144,40 +26968,6 @@ impl ::fastrs::Message for UpdateWorkerConfigResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateWorkerConfigResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.response {
-                    ::core::option::Option::Some(
-                        update_worker_config_response::Response::WorkerConfig(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.response = ::core::option::Option::Some(
-                            update_worker_config_response::Response::WorkerConfig(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`UpdateWorkerConfigResponse`].
@@ -30226,23 +27016,22 @@ impl ::fastrs::Message for DescribeWorkerRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DescribeWorkerRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DescribeWorkerRequest, worker_instance_key),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DescribeWorkerRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.worker_instance_key, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -30295,18 +27084,17 @@ impl ::fastrs::Message for DescribeWorkerResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeWorkerResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::worker::v1::WorkerInfo>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(DescribeWorkerResponse, worker_info)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(DescribeWorkerResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.worker_info, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.worker_info = ::core::option::Option::None;
@@ -30376,26 +27164,25 @@ impl ::fastrs::Message for CountWorkersRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountWorkersRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CountWorkersRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CountWorkersRequest, query)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(CountWorkersRequest, include_system_workers),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(CountWorkersRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                0x18 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_system_workers, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -30448,16 +27235,17 @@ impl ::fastrs::Message for CountWorkersResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountWorkersResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(CountWorkersResponse, count)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CountWorkersResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.count, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.count = ::core::default::Default::default();
@@ -30549,55 +27337,38 @@ impl ::fastrs::Message for PauseWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PauseWorkflowExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(PauseWorkflowExecutionRequest, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PauseWorkflowExecutionRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PauseWorkflowExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(PauseWorkflowExecutionRequest, reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(PauseWorkflowExecutionRequest, request_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(PauseWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -30645,12 +27416,10 @@ impl ::fastrs::Message for PauseWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PauseWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(PauseWorkflowExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -30740,55 +27509,38 @@ impl ::fastrs::Message for UnpauseWorkflowExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseWorkflowExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UnpauseWorkflowExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(UnpauseWorkflowExecutionRequest, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(UnpauseWorkflowExecutionRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(UnpauseWorkflowExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(UnpauseWorkflowExecutionRequest, reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(UnpauseWorkflowExecutionRequest, request_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(UnpauseWorkflowExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.workflow_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -30836,12 +27588,10 @@ impl ::fastrs::Message for UnpauseWorkflowExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnpauseWorkflowExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(UnpauseWorkflowExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -31142,220 +27892,126 @@ impl ::fastrs::Message for StartActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, request_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::ActivityType>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, activity_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.activity_type, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.task_queue, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartActivityExecutionRequest, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartActivityExecutionRequest, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartActivityExecutionRequest, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        StartActivityExecutionRequest, heartbeat_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.heartbeat_timeout, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, retry_policy),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.retry_policy, r, depth)
+                }
+                0x62 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x62, 0, ::fastrs::table_field!(StartActivityExecutionRequest, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.input, r, depth)
+                }
+                0x68 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ActivityIdReusePolicy,
                         >,
-                    >,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(
-                        StartActivityExecutionRequest, id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.id_reuse_policy, r, depth)
+                }
+                0x70 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::ActivityIdConflictPolicy,
                         >,
-                    >,
-                >(
-                    0x70,
-                    0,
-                    ::fastrs::table_field!(
-                        StartActivityExecutionRequest, id_conflict_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.id_conflict_policy, r, depth)
+                }
+                0x7a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartActivityExecutionRequest, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.header, r, depth)
+                }
+                0x8a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, user_metadata),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.user_metadata, r, depth)
+                }
+                0x92 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, priority),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.priority, r, depth)
+                }
+                0x9a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Callback>,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartActivityExecutionRequest, completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.completion_callbacks, r, depth, 0x9a)
+                }
+                0xa2 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(StartActivityExecutionRequest, links)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.links, r, depth, 0xa2)
+                }
+                0xaa => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::OnConflictOptions>,
-                    >,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(
-                        StartActivityExecutionRequest, on_conflict_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.on_conflict_options, r, depth)
+                }
+                0xb2 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionRequest, start_delay),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22,
-            ],
-            ::fastrs::table_field!(StartActivityExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.start_delay, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -31445,32 +28101,25 @@ impl ::fastrs::Message for StartActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionResponse, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(StartActivityExecutionResponse, started),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.started, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(StartActivityExecutionResponse, link)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(StartActivityExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.link, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.run_id.clear();
@@ -31590,79 +28239,50 @@ impl ::fastrs::Message for DescribeActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DescribeActivityExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DescribeActivityExecutionRequest, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(DescribeActivityExecutionRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeActivityExecutionRequest, include_input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeActivityExecutionRequest, include_outcome
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeActivityExecutionRequest, long_poll_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeActivityExecutionRequest, include_heartbeat_details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeActivityExecutionRequest, include_last_failure
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(DescribeActivityExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_input, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_outcome, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.long_poll_token, r, depth)
+                }
+                0x38 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_heartbeat_details, r, depth)
+                }
+                0x40 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_last_failure, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -31781,67 +28401,42 @@ impl ::fastrs::Message for DescribeActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DescribeActivityExecutionResponse, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::activity::v1::ActivityExecutionInfo>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DescribeActivityExecutionResponse, info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.info, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(DescribeActivityExecutionResponse, input),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.input, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::activity::v1::ActivityExecutionOutcome,
                         >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(DescribeActivityExecutionResponse, outcome),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeActivityExecutionResponse, long_poll_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+                    >(&mut self.outcome, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.long_poll_token, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<super::super::activity::v1::CallbackInfo>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(DescribeActivityExecutionResponse, callbacks),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(DescribeActivityExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.callbacks, r, depth, 0x32)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.run_id.clear();
@@ -31911,30 +28506,25 @@ impl ::fastrs::Message for PollActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollActivityExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(PollActivityExecutionRequest, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(PollActivityExecutionRequest, run_id)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(PollActivityExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -32002,31 +28592,22 @@ impl ::fastrs::Message for PollActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollActivityExecutionResponse, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::activity::v1::ActivityExecutionOutcome,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(PollActivityExecutionResponse, outcome),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PollActivityExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.outcome, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.run_id.clear();
@@ -32103,39 +28684,30 @@ impl ::fastrs::Message for ListActivityExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListActivityExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListActivityExecutionsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ListActivityExecutionsRequest, page_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListActivityExecutionsRequest, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(ListActivityExecutionsRequest, query)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ListActivityExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -32201,33 +28773,24 @@ impl ::fastrs::Message for ListActivityExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListActivityExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::activity::v1::ActivityExecutionListInfo,
                         >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListActivityExecutionsResponse, executions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ListActivityExecutionsResponse, next_page_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListActivityExecutionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.executions, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.executions.clear();
@@ -32468,161 +29031,108 @@ impl ::fastrs::Message for StartNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(StartNexusOperationExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, operation_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(StartNexusOperationExecutionRequest, endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(StartNexusOperationExecutionRequest, service),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, operation
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_id, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.endpoint, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.service, r, depth)
+                }
+                0x3a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation, r, depth)
+                }
+                0x42 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_close_timeout, r, depth)
+                }
+                0x4a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.schedule_to_start_timeout, r, depth)
+                }
+                0x52 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.start_to_close_timeout, r, depth)
+                }
+                0x5a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(StartNexusOperationExecutionRequest, input),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.input, r, depth)
+                }
+                0x60 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::NexusOperationIdReusePolicy,
                         >,
-                    >,
-                >(
-                    0x60,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+                    >(&mut self.id_reuse_policy, r, depth)
+                }
+                0x68 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::NexusOperationIdConflictPolicy,
                         >,
-                    >,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, id_conflict_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.id_conflict_policy, r, depth)
+                }
+                0x72 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x7a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.search_attributes, r, depth)
+                }
+                0x7a => {
+                    if self.nexus_header.capacity() == 0 {
+                        self.nexus_header
+                            .reserve(
+                                __fastrs::map_run_length::<
+                                    __fastrs::Str,
+                                    __fastrs::Str,
+                                >(r, 0x7a),
+                            );
+                    }
+                    let (k, v) = __fastrs::read_map_entry::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(r, depth)?;
+                    self.nexus_header.insert(k, v);
+                    ::core::result::Result::Ok(())
+                }
+                0x82 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        StartNexusOperationExecutionRequest, user_metadata
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
-            ::fastrs::table_field!(StartNexusOperationExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.user_metadata, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -32658,36 +29168,6 @@ impl ::fastrs::Message for StartNexusOperationExecutionRequest {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for StartNexusOperationExecutionRequest {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x7a => {
-                if self.nexus_header.capacity() == 0 {
-                    self.nexus_header
-                        .reserve(
-                            __fastrs::map_run_length::<
-                                __fastrs::Str,
-                                __fastrs::Str,
-                            >(r, 0x7a),
-                        );
-                }
-                let (k, v) = __fastrs::read_map_entry::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(r, depth)?;
-                self.nexus_header.insert(k, v);
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -32726,27 +29206,20 @@ impl ::fastrs::Message for StartNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StartNexusOperationExecutionResponse, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(StartNexusOperationExecutionResponse, started),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StartNexusOperationExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.started, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.run_id.clear();
@@ -32845,69 +29318,40 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNexusOperationExecutionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNexusOperationExecutionRequest, operation_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNexusOperationExecutionRequest, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNexusOperationExecutionRequest, include_input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNexusOperationExecutionRequest, include_outcome
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNexusOperationExecutionRequest, long_poll_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                DescribeNexusOperationExecutionRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_input, r, depth)
+                }
+                0x28 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bool,
+                    >(&mut self.include_outcome, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.long_poll_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -33032,57 +29476,78 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DescribeNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNexusOperationExecutionResponse, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<
                             super::super::nexus::v1::NexusOperationExecutionInfo,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DescribeNexusOperationExecutionResponse, info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
+                    >(&mut self.info, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge_optional::<
                         __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNexusOperationExecutionResponse, input
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        DescribeNexusOperationExecutionResponse, long_poll_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                DescribeNexusOperationExecutionResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.input, r, depth)
+                }
+                0x22 => {
+                    match &mut self.outcome {
+                        ::core::option::Option::Some(
+                            describe_nexus_operation_execution_response::Outcome::Result(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::common::v1::Payload>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.outcome = ::core::option::Option::Some(
+                                describe_nexus_operation_execution_response::Outcome::Result(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::common::v1::Payload>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.outcome {
+                        ::core::option::Option::Some(
+                            describe_nexus_operation_execution_response::Outcome::Failure(
+                                v,
+                            ),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::failure::v1::Failure>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.outcome = ::core::option::Option::Some(
+                                describe_nexus_operation_execution_response::Outcome::Failure(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.long_poll_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.run_id.clear();
@@ -33107,61 +29572,6 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for DescribeNexusOperationExecutionResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.outcome {
-                    ::core::option::Option::Some(
-                        describe_nexus_operation_execution_response::Outcome::Result(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::common::v1::Payload>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.outcome = ::core::option::Option::Some(
-                            describe_nexus_operation_execution_response::Outcome::Result(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::common::v1::Payload>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.outcome {
-                    ::core::option::Option::Some(
-                        describe_nexus_operation_execution_response::Outcome::Failure(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.outcome = ::core::option::Option::Some(
-                            describe_nexus_operation_execution_response::Outcome::Failure(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`DescribeNexusOperationExecutionResponse`].
@@ -33233,49 +29643,32 @@ impl ::fastrs::Message for PollNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollNexusOperationExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        PollNexusOperationExecutionRequest, operation_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PollNexusOperationExecutionRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x20 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::NexusOperationWaitStage,
                         >,
-                    >,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        PollNexusOperationExecutionRequest, wait_stage
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(PollNexusOperationExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.wait_stage, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -33385,44 +29778,69 @@ impl ::fastrs::Message for PollNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PollNexusOperationExecutionResponse, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::NexusOperationWaitStage,
                         >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        PollNexusOperationExecutionResponse, wait_stage
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        PollNexusOperationExecutionResponse, operation_token
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(PollNexusOperationExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.wait_stage, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_token, r, depth)
+                }
+                0x22 => {
+                    match &mut self.outcome {
+                        ::core::option::Option::Some(
+                            poll_nexus_operation_execution_response::Outcome::Result(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::common::v1::Payload>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.outcome = ::core::option::Option::Some(
+                                poll_nexus_operation_execution_response::Outcome::Result(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::common::v1::Payload>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                0x2a => {
+                    match &mut self.outcome {
+                        ::core::option::Option::Some(
+                            poll_nexus_operation_execution_response::Outcome::Failure(v),
+                        ) => {
+                            __fastrs::compact::merge::<
+                                __fastrs::Msg<super::super::failure::v1::Failure>,
+                            >(v, r, depth)?;
+                        }
+                        _ => {
+                            self.outcome = ::core::option::Option::Some(
+                                poll_nexus_operation_execution_response::Outcome::Failure(
+                                    __fastrs::compact::read::<
+                                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                                    >(r, depth)?,
+                                ),
+                            );
+                        }
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.run_id.clear();
@@ -33446,61 +29864,6 @@ impl ::fastrs::Message for PollNexusOperationExecutionResponse {
     }
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for PollNexusOperationExecutionResponse {
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.outcome {
-                    ::core::option::Option::Some(
-                        poll_nexus_operation_execution_response::Outcome::Result(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::common::v1::Payload>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.outcome = ::core::option::Option::Some(
-                            poll_nexus_operation_execution_response::Outcome::Result(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::common::v1::Payload>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.outcome {
-                    ::core::option::Option::Some(
-                        poll_nexus_operation_execution_response::Outcome::Failure(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.outcome = ::core::option::Option::Some(
-                            poll_nexus_operation_execution_response::Outcome::Failure(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
     }
 }
 /// Types nested in [`PollNexusOperationExecutionResponse`].
@@ -33580,47 +29943,30 @@ impl ::fastrs::Message for ListNexusOperationExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusOperationExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListNexusOperationExecutionsRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ListNexusOperationExecutionsRequest, page_size
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListNexusOperationExecutionsRequest, next_page_token
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ListNexusOperationExecutionsRequest, query),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ListNexusOperationExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x10 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int32,
+                    >(&mut self.page_size, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -33686,35 +30032,24 @@ impl ::fastrs::Message for ListNexusOperationExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusOperationExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             super::super::nexus::v1::NexusOperationExecutionListInfo,
                         >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ListNexusOperationExecutionsResponse, operations
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ListNexusOperationExecutionsResponse, next_page_token
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListNexusOperationExecutionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.operations, r, depth, 0x0a)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Bytes,
+                    >(&mut self.next_page_token, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.operations.clear();
@@ -33773,23 +30108,20 @@ impl ::fastrs::Message for CountActivityExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountActivityExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(CountActivityExecutionsRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CountActivityExecutionsRequest, query)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CountActivityExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -33857,31 +30189,24 @@ impl ::fastrs::Message for CountActivityExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountActivityExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(CountActivityExecutionsResponse, count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.count, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             count_activity_executions_response::AggregationGroup,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(CountActivityExecutionsResponse, groups),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CountActivityExecutionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.groups, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.count = ::core::default::Default::default();
@@ -33946,21 +30271,24 @@ pub mod count_activity_executions_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AggregationGroup> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::push::<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(AggregationGroup, group_values)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x10, 0, ::fastrs::table_field!(AggregationGroup, count)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(AggregationGroup, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.group_values, r, depth, 0x0a)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int64,
+                        >(&mut self.count, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.group_values.clear();
@@ -34021,29 +30349,20 @@ impl ::fastrs::Message for CountNexusOperationExecutionsRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountNexusOperationExecutionsRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        CountNexusOperationExecutionsRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(CountNexusOperationExecutionsRequest, query),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CountNexusOperationExecutionsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.query, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -34113,31 +30432,24 @@ impl ::fastrs::Message for CountNexusOperationExecutionsResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CountNexusOperationExecutionsResponse> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(CountNexusOperationExecutionsResponse, count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x08 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Int64,
+                    >(&mut self.count, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::push::<
                         __fastrs::Msg<
                             count_nexus_operation_executions_response::AggregationGroup,
                         >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(CountNexusOperationExecutionsResponse, groups),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CountNexusOperationExecutionsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+                    >(&mut self.groups, r, depth, 0x12)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.count = ::core::default::Default::default();
@@ -34202,21 +30514,24 @@ pub mod count_nexus_operation_executions_response {
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AggregationGroup> = __fastrs::table::Table::new(
-                &[
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
+            while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(
+                r,
+            )? {
+                match tag {
+                    0x0a => {
+                        __fastrs::compact::push::<
                             __fastrs::Msg<super::super::super::common::v1::Payload>,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(AggregationGroup, group_values)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x10, 0, ::fastrs::table_field!(AggregationGroup, count)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(AggregationGroup, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+                        >(&mut self.group_values, r, depth, 0x0a)
+                    }
+                    0x10 => {
+                        __fastrs::compact::merge::<
+                            __fastrs::Int64,
+                        >(&mut self.count, r, depth)
+                    }
+                    tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+                }?;
+            }
+            ::core::result::Result::Ok(())
         }
         fn clear(&mut self) {
             self.group_values.clear();
@@ -34308,63 +30623,38 @@ impl ::fastrs::Message for RequestCancelActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestCancelActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelActivityExecutionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelActivityExecutionRequest, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RequestCancelActivityExecutionRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelActivityExecutionRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelActivityExecutionRequest, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(RequestCancelActivityExecutionRequest, reason),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(RequestCancelActivityExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -34411,14 +30701,10 @@ impl ::fastrs::Message for RequestCancelActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestCancelActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(
-                RequestCancelActivityExecutionResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -34506,57 +30792,38 @@ impl ::fastrs::Message for TerminateActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TerminateActivityExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TerminateActivityExecutionRequest, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(TerminateActivityExecutionRequest, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(TerminateActivityExecutionRequest, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(TerminateActivityExecutionRequest, request_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(TerminateActivityExecutionRequest, reason),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(TerminateActivityExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -34603,12 +30870,10 @@ impl ::fastrs::Message for TerminateActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(TerminateActivityExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -34672,34 +30937,25 @@ impl ::fastrs::Message for DeleteActivityExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteActivityExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DeleteActivityExecutionRequest, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(DeleteActivityExecutionRequest, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(DeleteActivityExecutionRequest, run_id),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DeleteActivityExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.activity_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -34743,12 +30999,10 @@ impl ::fastrs::Message for DeleteActivityExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteActivityExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(DeleteActivityExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -34836,71 +31090,38 @@ impl ::fastrs::Message for RequestCancelNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelNexusOperationExecutionRequest,
-        > = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelNexusOperationExecutionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelNexusOperationExecutionRequest, operation_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelNexusOperationExecutionRequest, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelNexusOperationExecutionRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelNexusOperationExecutionRequest, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelNexusOperationExecutionRequest, reason
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                RequestCancelNexusOperationExecutionRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -34947,16 +31168,10 @@ impl ::fastrs::Message for RequestCancelNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelNexusOperationExecutionResponse,
-        > = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(
-                RequestCancelNexusOperationExecutionResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -35044,69 +31259,38 @@ impl ::fastrs::Message for TerminateNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        TerminateNexusOperationExecutionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TerminateNexusOperationExecutionRequest, operation_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        TerminateNexusOperationExecutionRequest, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        TerminateNexusOperationExecutionRequest, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        TerminateNexusOperationExecutionRequest, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        TerminateNexusOperationExecutionRequest, reason
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                TerminateNexusOperationExecutionRequest, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                0x22 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.identity, r, depth)
+                }
+                0x2a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.request_id, r, depth)
+                }
+                0x32 => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.reason, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -35153,14 +31337,10 @@ impl ::fastrs::Message for TerminateNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminateNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(
-                TerminateNexusOperationExecutionResponse, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
@@ -35224,38 +31404,25 @@ impl ::fastrs::Message for DeleteNexusOperationExecutionRequest {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusOperationExecutionRequest> = __fastrs::table::Table::new(
-            &[
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteNexusOperationExecutionRequest, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteNexusOperationExecutionRequest, operation_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(DeleteNexusOperationExecutionRequest, run_id),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DeleteNexusOperationExecutionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            match tag {
+                0x0a => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.namespace, r, depth)
+                }
+                0x12 => {
+                    __fastrs::compact::merge::<
+                        __fastrs::Str,
+                    >(&mut self.operation_id, r, depth)
+                }
+                0x1a => {
+                    __fastrs::compact::merge::<__fastrs::Str>(&mut self.run_id, r, depth)
+                }
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.namespace.clear();
@@ -35299,12 +31466,10 @@ impl ::fastrs::Message for DeleteNexusOperationExecutionResponse {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusOperationExecutionResponse> = __fastrs::table::Table::new(
-            &[],
-            &[],
-            ::fastrs::table_field!(DeleteNexusOperationExecutionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        while let ::core::option::Option::Some(tag) = __fastrs::compact::next_tag(r)? {
+            r.skip_field(tag, depth, &mut self.unknown_fields)?;
+        }
+        ::core::result::Result::Ok(())
     }
     fn clear(&mut self) {
         self.unknown_fields.clear();
