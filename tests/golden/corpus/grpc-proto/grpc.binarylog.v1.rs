@@ -41,102 +41,45 @@ pub struct GrpcLogEntry {
 impl ::fastrs::Message for GrpcLogEntry {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.GrpcLogEntry";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.timestamp {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.call_id != 0 {
-            n += 1 + __fastrs::Uint64::size(&self.call_id);
-        }
-        if self.sequence_id_within_call != 0 {
-            n += 1 + __fastrs::Uint64::size(&self.sequence_id_within_call);
-        }
-        if self.r#type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<grpc_log_entry::EventType>::size(&self.r#type);
-        }
-        if self.logger.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<grpc_log_entry::Logger>::size(&self.logger);
-        }
-        if self.payload_truncated {
-            n += 1 + __fastrs::Bool::size(&self.payload_truncated);
-        }
-        if let ::core::option::Option::Some(v) = &self.peer {
-            n += 1 + __fastrs::Msg::<Address>::size(v);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.payload {
-            n
-                += match oneof {
-                    grpc_log_entry::Payload::ClientHeader(v) => {
-                        1 + __fastrs::Msg::<ClientHeader>::size(v)
-                    }
-                    grpc_log_entry::Payload::ServerHeader(v) => {
-                        1 + __fastrs::Msg::<ServerHeader>::size(v)
-                    }
-                    grpc_log_entry::Payload::Message(v) => {
-                        1 + __fastrs::Msg::<Message>::size(v)
-                    }
-                    grpc_log_entry::Payload::Trailer(v) => {
-                        1 + __fastrs::Msg::<Trailer>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.peer {
-            __fastrs::compact::write::<__fastrs::Msg<Address>>(v, &[0x5a], w);
-        }
-        if self.payload_truncated {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.payload_truncated, &[0x50], w);
-        }
-        match &self.payload {
-            ::core::option::Option::Some(grpc_log_entry::Payload::ClientHeader(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<ClientHeader>>(v, &[0x32], w);
-            }
-            ::core::option::Option::Some(grpc_log_entry::Payload::ServerHeader(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<ServerHeader>>(v, &[0x3a], w);
-            }
-            ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<Message>>(v, &[0x42], w);
-            }
-            ::core::option::Option::Some(grpc_log_entry::Payload::Trailer(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<Trailer>>(v, &[0x4a], w);
-            }
-            _ => {}
-        }
-        if self.logger.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<grpc_log_entry::Logger>,
-            >(&self.logger, &[0x28], w);
-        }
-        if self.r#type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<grpc_log_entry::EventType>,
-            >(&self.r#type, &[0x20], w);
-        }
-        if self.sequence_id_within_call != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint64,
-            >(&self.sequence_id_within_call, &[0x18], w);
-        }
-        if self.call_id != 0 {
-            __fastrs::compact::write::<__fastrs::Uint64>(&self.call_id, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.timestamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GrpcLogEntry, 11> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GrpcLogEntry {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GrpcLogEntry,
+            [__fastrs::table::Entry<GrpcLogEntry>; 11],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -162,51 +105,21 @@ impl ::fastrs::Message for GrpcLogEntry {
                     __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>,
                 >(0x28, 0, ::fastrs::table_field!(GrpcLogEntry, logger)),
                 __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::hooked(0x4a),
+                __fastrs::table::Entry::hooked_read(0x3a),
+                __fastrs::table::Entry::hooked_read(0x42),
+                __fastrs::table::Entry::hooked_read(0x4a),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x50, 0, ::fastrs::table_field!(GrpcLogEntry, payload_truncated)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Address>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Address>>,
                 >(0x5a, 0, ::fastrs::table_field!(GrpcLogEntry, peer)),
             ],
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
             ::fastrs::table_field!(GrpcLogEntry, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.timestamp = ::core::option::Option::None;
-        self.call_id = ::core::default::Default::default();
-        self.sequence_id_within_call = ::core::default::Default::default();
-        self.r#type = ::core::default::Default::default();
-        self.logger = ::core::default::Default::default();
-        self.payload_truncated = ::core::default::Default::default();
-        self.peer = ::core::option::Option::None;
-        self.payload = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for GrpcLogEntry {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -291,6 +204,72 @@ impl __fastrs::table::Hooks for GrpcLogEntry {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x32 => {
+                match &self.payload {
+                    ::core::option::Option::Some(
+                        grpc_log_entry::Payload::ClientHeader(v),
+                    ) => 1 + __fastrs::Msg::<ClientHeader>::size(v),
+                    ::core::option::Option::Some(
+                        grpc_log_entry::Payload::ServerHeader(v),
+                    ) => 1 + __fastrs::Msg::<ServerHeader>::size(v),
+                    ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
+                        1 + __fastrs::Msg::<Message>::size(v)
+                    }
+                    ::core::option::Option::Some(grpc_log_entry::Payload::Trailer(v)) => {
+                        1 + __fastrs::Msg::<Trailer>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x32 => {
+                match &self.payload {
+                    ::core::option::Option::Some(
+                        grpc_log_entry::Payload::ClientHeader(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ClientHeader>,
+                        >(v, &[0x32], w);
+                    }
+                    ::core::option::Option::Some(
+                        grpc_log_entry::Payload::ServerHeader(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ServerHeader>,
+                        >(v, &[0x3a], w);
+                    }
+                    ::core::option::Option::Some(
+                        grpc_log_entry::Payload::Message(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<Message>,
+                        >(v, &[0x42], w);
+                    }
+                    ::core::option::Option::Some(
+                        grpc_log_entry::Payload::Trailer(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<Trailer>,
+                        >(v, &[0x4a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x32 => self.payload = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -460,47 +439,48 @@ pub struct ClientHeader {
 impl ::fastrs::Message for ClientHeader {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.ClientHeader";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            n += 1 + __fastrs::Msg::<Metadata>::size(v);
-        }
-        if !self.method_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.method_name);
-        }
-        if !self.authority.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.authority);
-        }
-        if let ::core::option::Option::Some(v) = &self.timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x22], w);
-        }
-        if !self.authority.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.authority, &[0x1a], w);
-        }
-        if !self.method_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.method_name, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            __fastrs::compact::write::<__fastrs::Msg<Metadata>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientHeader, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClientHeader {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientHeader,
+            [__fastrs::table::Entry<ClientHeader>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Metadata>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Metadata>>,
                 >(0x0a, 0, ::fastrs::table_field!(ClientHeader, metadata)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -517,31 +497,8 @@ impl ::fastrs::Message for ClientHeader {
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(ClientHeader, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.metadata = ::core::option::Option::None;
-        self.method_name.clear();
-        self.authority.clear();
-        self.timeout = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerHeader {
@@ -554,37 +511,20 @@ pub struct ServerHeader {
 impl ::fastrs::Message for ServerHeader {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.ServerHeader";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            n += 1 + __fastrs::Msg::<Metadata>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            __fastrs::compact::write::<__fastrs::Msg<Metadata>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerHeader, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Metadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerHeader, metadata)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServerHeader, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.metadata = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -602,6 +542,24 @@ impl ::fastrs::Message for ServerHeader {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServerHeader {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerHeader,
+            [__fastrs::table::Entry<ServerHeader>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Metadata>>,
+                >(0x0a, 0, ::fastrs::table_field!(ServerHeader, metadata)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ServerHeader, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Trailer {
@@ -622,69 +580,20 @@ pub struct Trailer {
 impl ::fastrs::Message for Trailer {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.Trailer";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            n += 1 + __fastrs::Msg::<Metadata>::size(v);
-        }
-        if self.status_code != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.status_code);
-        }
-        if !self.status_message.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.status_message);
-        }
-        if !self.status_details.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.status_details);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.status_details.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Bytes,
-            >(&self.status_details, &[0x22], w);
-        }
-        if !self.status_message.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.status_message, &[0x1a], w);
-        }
-        if self.status_code != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.status_code, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            __fastrs::compact::write::<__fastrs::Msg<Metadata>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Trailer, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Metadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(Trailer, metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(Trailer, status_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Trailer, status_message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x22, 0, ::fastrs::table_field!(Trailer, status_details)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Trailer, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.metadata = ::core::option::Option::None;
-        self.status_code = ::core::default::Default::default();
-        self.status_message.clear();
-        self.status_details.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -702,6 +611,33 @@ impl ::fastrs::Message for Trailer {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Trailer {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Trailer,
+            [__fastrs::table::Entry<Trailer>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Metadata>>,
+                >(0x0a, 0, ::fastrs::table_field!(Trailer, metadata)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x10, 0, ::fastrs::table_field!(Trailer, status_code)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(Trailer, status_message)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x22, 0, ::fastrs::table_field!(Trailer, status_details)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(Trailer, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Message payload, used by CLIENT_MESSAGE and SERVER_MESSAGE
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -718,47 +654,20 @@ pub struct Message {
 impl ::fastrs::Message for Message {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.Message";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.length != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.length);
-        }
-        if !self.data.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.data);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.data.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.data, &[0x12], w);
-        }
-        if self.length != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.length, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Message, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(Message, length)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Message, data)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Message, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.length = ::core::default::Default::default();
-        self.data.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -776,6 +685,27 @@ impl ::fastrs::Message for Message {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Message {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Message,
+            [__fastrs::table::Entry<Message>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x08, 0, ::fastrs::table_field!(Message, length)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x12, 0, ::fastrs::table_field!(Message, data)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Message, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A list of metadata pairs, used in the payload of client header,
 /// server header, and server trailer.
@@ -808,38 +738,20 @@ pub struct Metadata {
 impl ::fastrs::Message for Metadata {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.Metadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<MetadataEntry>,
-            >(&self.entry, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<MetadataEntry>,
-        >(&self.entry, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Metadata, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<MetadataEntry>>,
-                >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Metadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.entry.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -857,6 +769,24 @@ impl ::fastrs::Message for Metadata {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Metadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Metadata,
+            [__fastrs::table::Entry<Metadata>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<MetadataEntry>>,
+                >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(Metadata, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A metadata key value pair
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -870,47 +800,20 @@ pub struct MetadataEntry {
 impl ::fastrs::Message for MetadataEntry {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.MetadataEntry";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.key.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.key);
-        }
-        if !self.value.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.value);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.value.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.value, &[0x12], w);
-        }
-        if !self.key.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.key, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MetadataEntry, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(MetadataEntry, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.key.clear();
-        self.value.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -928,6 +831,27 @@ impl ::fastrs::Message for MetadataEntry {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for MetadataEntry {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            MetadataEntry,
+            [__fastrs::table::Entry<MetadataEntry>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(MetadataEntry, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Address information
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -943,59 +867,20 @@ pub struct Address {
 impl ::fastrs::Message for Address {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.Address";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.r#type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<address::Type>::size(&self.r#type);
-        }
-        if !self.address.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.address);
-        }
-        if self.ip_port != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.ip_port);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.ip_port != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.ip_port, &[0x18], w);
-        }
-        if !self.address.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.address, &[0x12], w);
-        }
-        if self.r#type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<address::Type>,
-            >(&self.r#type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Address, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<address::Type>>,
-                >(0x08, 0, ::fastrs::table_field!(Address, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Address, address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x18, 0, ::fastrs::table_field!(Address, ip_port)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Address, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type = ::core::default::Default::default();
-        self.address.clear();
-        self.ip_port = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1013,6 +898,30 @@ impl ::fastrs::Message for Address {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Address {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Address,
+            [__fastrs::table::Entry<Address>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::OpenEnum<address::Type>>,
+                >(0x08, 0, ::fastrs::table_field!(Address, r#type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Address, address)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x18, 0, ::fastrs::table_field!(Address, ip_port)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Address, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Types nested in [`Address`].
 pub mod address {

@@ -61,114 +61,45 @@ pub struct GrpcLogEntry {
 impl ::fastrs::Message for GrpcLogEntry {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.GrpcLogEntry";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.r#type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<grpc_log_entry::Type>::size(&self.r#type);
-        }
-        if self.logger.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<grpc_log_entry::Logger>::size(&self.logger);
-        }
-        if let ::core::option::Option::Some(v) = &self.call_id {
-            n += 1 + __fastrs::Msg::<Uint128>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.peer {
-            n += 1 + __fastrs::Msg::<Peer>::size(v);
-        }
-        if self.truncated {
-            n += 1 + __fastrs::Bool::size(&self.truncated);
-        }
-        if !self.method_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.method_name);
-        }
-        if self.status_code != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.status_code);
-        }
-        if !self.status_message.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.status_message);
-        }
-        if !self.status_details.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.status_details);
-        }
-        if let ::core::option::Option::Some(v) = &self.timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.sequence_id_within_call != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.sequence_id_within_call);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.payload {
-            n
-                += match oneof {
-                    grpc_log_entry::Payload::Metadata(v) => {
-                        1 + __fastrs::Msg::<Metadata>::size(v)
-                    }
-                    grpc_log_entry::Payload::Message(v) => {
-                        1 + __fastrs::Msg::<Message>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.sequence_id_within_call != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.sequence_id_within_call, &[0x68], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x62], w);
-        }
-        if !self.status_details.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Bytes,
-            >(&self.status_details, &[0x5a], w);
-        }
-        if !self.status_message.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.status_message, &[0x52], w);
-        }
-        if self.status_code != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.status_code, &[0x48], w);
-        }
-        if !self.method_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.method_name, &[0x42], w);
-        }
-        if self.truncated {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.truncated, &[0x38], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.peer {
-            __fastrs::compact::write::<__fastrs::Msg<Peer>>(v, &[0x32], w);
-        }
-        match &self.payload {
-            ::core::option::Option::Some(grpc_log_entry::Payload::Metadata(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<Metadata>>(v, &[0x22], w);
-            }
-            ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<Message>>(v, &[0x2a], w);
-            }
-            _ => {}
-        }
-        if let ::core::option::Option::Some(v) = &self.call_id {
-            __fastrs::compact::write::<__fastrs::Msg<Uint128>>(v, &[0x1a], w);
-        }
-        if self.logger.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<grpc_log_entry::Logger>,
-            >(&self.logger, &[0x10], w);
-        }
-        if self.r#type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<grpc_log_entry::Type>,
-            >(&self.r#type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GrpcLogEntry, 13> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GrpcLogEntry {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GrpcLogEntry,
+            [__fastrs::table::Entry<GrpcLogEntry>; 13],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Type>>,
@@ -177,12 +108,12 @@ impl ::fastrs::Message for GrpcLogEntry {
                     __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>,
                 >(0x10, 0, ::fastrs::table_field!(GrpcLogEntry, logger)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Uint128>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Uint128>>,
                 >(0x1a, 0, ::fastrs::table_field!(GrpcLogEntry, call_id)),
                 __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
+                __fastrs::table::Entry::hooked_read(0x2a),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Peer>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Peer>>,
                 >(0x32, 0, ::fastrs::table_field!(GrpcLogEntry, peer)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
@@ -211,42 +142,8 @@ impl ::fastrs::Message for GrpcLogEntry {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
             ::fastrs::table_field!(GrpcLogEntry, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.r#type = ::core::default::Default::default();
-        self.logger = ::core::default::Default::default();
-        self.call_id = ::core::option::Option::None;
-        self.peer = ::core::option::Option::None;
-        self.truncated = ::core::default::Default::default();
-        self.method_name.clear();
-        self.status_code = ::core::default::Default::default();
-        self.status_message.clear();
-        self.status_details.clear();
-        self.timeout = ::core::option::Option::None;
-        self.sequence_id_within_call = ::core::default::Default::default();
-        self.payload = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for GrpcLogEntry {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -293,6 +190,52 @@ impl __fastrs::table::Hooks for GrpcLogEntry {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x22 => {
+                match &self.payload {
+                    ::core::option::Option::Some(
+                        grpc_log_entry::Payload::Metadata(v),
+                    ) => 1 + __fastrs::Msg::<Metadata>::size(v),
+                    ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
+                        1 + __fastrs::Msg::<Message>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x22 => {
+                match &self.payload {
+                    ::core::option::Option::Some(
+                        grpc_log_entry::Payload::Metadata(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<Metadata>,
+                        >(v, &[0x22], w);
+                    }
+                    ::core::option::Option::Some(
+                        grpc_log_entry::Payload::Message(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<Message>,
+                        >(v, &[0x2a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x22 => self.payload = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -438,57 +381,20 @@ pub struct Message {
 impl ::fastrs::Message for Message {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.Message";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.flags != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.flags);
-        }
-        if self.length != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.length);
-        }
-        if !self.data.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.data);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.data.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.data, &[0x1a], w);
-        }
-        if self.length != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.length, &[0x10], w);
-        }
-        if self.flags != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.flags, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Message, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(Message, flags)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(Message, length)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(Message, data)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Message, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.flags = ::core::default::Default::default();
-        self.length = ::core::default::Default::default();
-        self.data.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -506,6 +412,30 @@ impl ::fastrs::Message for Message {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Message {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Message,
+            [__fastrs::table::Entry<Message>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x08, 0, ::fastrs::table_field!(Message, flags)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x10, 0, ::fastrs::table_field!(Message, length)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x1a, 0, ::fastrs::table_field!(Message, data)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Message, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A list of metadata pairs, used in the payload of CLIENT_INIT_METADATA,
 /// SERVER_INIT_METADATA and TRAILING_METADATA
@@ -530,38 +460,20 @@ pub struct Metadata {
 impl ::fastrs::Message for Metadata {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.Metadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<MetadataEntry>,
-            >(&self.entry, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<MetadataEntry>,
-        >(&self.entry, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Metadata, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<MetadataEntry>>,
-                >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Metadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.entry.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -579,6 +491,24 @@ impl ::fastrs::Message for Metadata {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Metadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Metadata,
+            [__fastrs::table::Entry<Metadata>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<MetadataEntry>>,
+                >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(Metadata, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A metadata key value pair
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -594,47 +524,20 @@ pub struct MetadataEntry {
 impl ::fastrs::Message for MetadataEntry {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.MetadataEntry";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.key.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.key);
-        }
-        if !self.value.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.value);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.value.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.value, &[0x12], w);
-        }
-        if !self.key.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.key, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MetadataEntry, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(MetadataEntry, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.key.clear();
-        self.value.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -652,6 +555,27 @@ impl ::fastrs::Message for MetadataEntry {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for MetadataEntry {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            MetadataEntry,
+            [__fastrs::table::Entry<MetadataEntry>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(MetadataEntry, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Peer information
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -673,69 +597,20 @@ pub struct Peer {
 impl ::fastrs::Message for Peer {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.Peer";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.peer_type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<peer::PeerType>::size(&self.peer_type);
-        }
-        if !self.peer.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.peer);
-        }
-        if !self.address.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.address);
-        }
-        if self.ip_port != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.ip_port);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.ip_port != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.ip_port, &[0x20], w);
-        }
-        if !self.address.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.address, &[0x1a], w);
-        }
-        if !self.peer.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.peer, &[0x12], w);
-        }
-        if self.peer_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<peer::PeerType>,
-            >(&self.peer_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Peer, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<peer::PeerType>>,
-                >(0x08, 0, ::fastrs::table_field!(Peer, peer_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Peer, peer)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Peer, address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x20, 0, ::fastrs::table_field!(Peer, ip_port)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Peer, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.peer_type = ::core::default::Default::default();
-        self.peer.clear();
-        self.address.clear();
-        self.ip_port = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -753,6 +628,30 @@ impl ::fastrs::Message for Peer {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Peer {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Peer, [__fastrs::table::Entry<Peer>; 4]> = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::OpenEnum<peer::PeerType>>,
+                >(0x08, 0, ::fastrs::table_field!(Peer, peer_type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x12, 0, ::fastrs::table_field!(Peer, peer)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(Peer, address)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x20, 0, ::fastrs::table_field!(Peer, ip_port)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(Peer, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Types nested in [`Peer`].
 pub mod peer {
@@ -817,47 +716,20 @@ pub struct Uint128 {
 impl ::fastrs::Message for Uint128 {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.Uint128";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.high != 0 {
-            n += 1 + __fastrs::Fixed64::size(&self.high);
-        }
-        if self.low != 0 {
-            n += 1 + __fastrs::Fixed64::size(&self.low);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.low != 0 {
-            __fastrs::compact::write::<__fastrs::Fixed64>(&self.low, &[0x11], w);
-        }
-        if self.high != 0 {
-            __fastrs::compact::write::<__fastrs::Fixed64>(&self.high, &[0x09], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Uint128, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Fixed64>,
-                >(0x09, 0, ::fastrs::table_field!(Uint128, high)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Fixed64>,
-                >(0x11, 0, ::fastrs::table_field!(Uint128, low)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Uint128, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.high = ::core::default::Default::default();
-        self.low = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -875,4 +747,25 @@ impl ::fastrs::Message for Uint128 {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Uint128 {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Uint128,
+            [__fastrs::table::Entry<Uint128>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Fixed64>,
+                >(0x09, 0, ::fastrs::table_field!(Uint128, high)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Fixed64>,
+                >(0x11, 0, ::fastrs::table_field!(Uint128, low)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Uint128, unknown_fields),
+        );
+        &TABLE
+    };
 }

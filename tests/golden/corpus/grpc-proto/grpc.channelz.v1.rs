@@ -29,80 +29,20 @@ pub struct Channel {
 impl ::fastrs::Message for Channel {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Channel";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.r#ref {
-            n += 1 + __fastrs::Msg::<ChannelRef>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.data {
-            n += 1 + __fastrs::Msg::<ChannelData>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ChannelRef>,
-            >(&self.channel_ref, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<SubchannelRef>,
-            >(&self.subchannel_ref, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<SocketRef>,
-            >(&self.socket_ref, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<SocketRef>,
-        >(&self.socket_ref, &[0x2a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<SubchannelRef>,
-        >(&self.subchannel_ref, &[0x22], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ChannelRef>,
-        >(&self.channel_ref, &[0x1a], w);
-        if let ::core::option::Option::Some(v) = &self.data {
-            __fastrs::compact::write::<__fastrs::Msg<ChannelData>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.r#ref {
-            __fastrs::compact::write::<__fastrs::Msg<ChannelRef>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Channel, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Channel, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelData>>,
-                >(0x12, 0, ::fastrs::table_field!(Channel, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelRef>>,
-                >(0x1a, 0, ::fastrs::table_field!(Channel, channel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SubchannelRef>>,
-                >(0x22, 0, ::fastrs::table_field!(Channel, subchannel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketRef>>,
-                >(0x2a, 0, ::fastrs::table_field!(Channel, socket_ref)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Channel, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#ref = ::core::option::Option::None;
-        self.data = ::core::option::Option::None;
-        self.channel_ref.clear();
-        self.subchannel_ref.clear();
-        self.socket_ref.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -120,6 +60,36 @@ impl ::fastrs::Message for Channel {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Channel {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Channel,
+            [__fastrs::table::Entry<Channel>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelRef>>,
+                >(0x0a, 0, ::fastrs::table_field!(Channel, r#ref)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelData>>,
+                >(0x12, 0, ::fastrs::table_field!(Channel, data)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelRef>>,
+                >(0x1a, 0, ::fastrs::table_field!(Channel, channel_ref)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<SubchannelRef>>,
+                >(0x22, 0, ::fastrs::table_field!(Channel, subchannel_ref)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketRef>>,
+                >(0x2a, 0, ::fastrs::table_field!(Channel, socket_ref)),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(Channel, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Subchannel is a logical grouping of channels, subchannels, and sockets.
 /// A subchannel is load balanced over by its ancestor
@@ -147,80 +117,20 @@ pub struct Subchannel {
 impl ::fastrs::Message for Subchannel {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Subchannel";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.r#ref {
-            n += 1 + __fastrs::Msg::<SubchannelRef>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.data {
-            n += 1 + __fastrs::Msg::<ChannelData>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ChannelRef>,
-            >(&self.channel_ref, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<SubchannelRef>,
-            >(&self.subchannel_ref, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<SocketRef>,
-            >(&self.socket_ref, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<SocketRef>,
-        >(&self.socket_ref, &[0x2a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<SubchannelRef>,
-        >(&self.subchannel_ref, &[0x22], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ChannelRef>,
-        >(&self.channel_ref, &[0x1a], w);
-        if let ::core::option::Option::Some(v) = &self.data {
-            __fastrs::compact::write::<__fastrs::Msg<ChannelData>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.r#ref {
-            __fastrs::compact::write::<__fastrs::Msg<SubchannelRef>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Subchannel, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SubchannelRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Subchannel, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelData>>,
-                >(0x12, 0, ::fastrs::table_field!(Subchannel, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelRef>>,
-                >(0x1a, 0, ::fastrs::table_field!(Subchannel, channel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SubchannelRef>>,
-                >(0x22, 0, ::fastrs::table_field!(Subchannel, subchannel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketRef>>,
-                >(0x2a, 0, ::fastrs::table_field!(Subchannel, socket_ref)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Subchannel, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#ref = ::core::option::Option::None;
-        self.data = ::core::option::Option::None;
-        self.channel_ref.clear();
-        self.subchannel_ref.clear();
-        self.socket_ref.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -238,6 +148,36 @@ impl ::fastrs::Message for Subchannel {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Subchannel {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Subchannel,
+            [__fastrs::table::Entry<Subchannel>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<SubchannelRef>>,
+                >(0x0a, 0, ::fastrs::table_field!(Subchannel, r#ref)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelData>>,
+                >(0x12, 0, ::fastrs::table_field!(Subchannel, data)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelRef>>,
+                >(0x1a, 0, ::fastrs::table_field!(Subchannel, channel_ref)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<SubchannelRef>>,
+                >(0x22, 0, ::fastrs::table_field!(Subchannel, subchannel_ref)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketRef>>,
+                >(0x2a, 0, ::fastrs::table_field!(Subchannel, socket_ref)),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(Subchannel, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// These come from the specified states in this document:
 /// <https://github.com/grpc/grpc/blob/master/doc/connectivity-semantics-and-api.md>
@@ -251,45 +191,20 @@ pub struct ChannelConnectivityState {
 impl ::fastrs::Message for ChannelConnectivityState {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelConnectivityState";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        channel_connectivity_state::State,
-                    >::size(&self.state);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<channel_connectivity_state::State>,
-            >(&self.state, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelConnectivityState, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<channel_connectivity_state::State>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(ChannelConnectivityState, state)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ChannelConnectivityState, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.state = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -307,6 +222,26 @@ impl ::fastrs::Message for ChannelConnectivityState {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChannelConnectivityState {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ChannelConnectivityState,
+            [__fastrs::table::Entry<ChannelConnectivityState>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<channel_connectivity_state::State>,
+                    >,
+                >(0x08, 0, ::fastrs::table_field!(ChannelConnectivityState, state)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ChannelConnectivityState, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Types nested in [`ChannelConnectivityState`].
 pub mod channel_connectivity_state {
@@ -392,83 +327,56 @@ pub struct ChannelData {
 impl ::fastrs::Message for ChannelData {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelData";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.state {
-            n += 1 + __fastrs::Msg::<ChannelConnectivityState>::size(v);
-        }
-        if !self.target.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.target);
-        }
-        if let ::core::option::Option::Some(v) = &self.trace {
-            n += 1 + __fastrs::Msg::<ChannelTrace>::size(v);
-        }
-        if self.calls_started != 0 {
-            n += 1 + __fastrs::Int64::size(&self.calls_started);
-        }
-        if self.calls_succeeded != 0 {
-            n += 1 + __fastrs::Int64::size(&self.calls_succeeded);
-        }
-        if self.calls_failed != 0 {
-            n += 1 + __fastrs::Int64::size(&self.calls_failed);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_call_started_timestamp {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.max_connections_per_subchannel != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.max_connections_per_subchannel);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.max_connections_per_subchannel != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.max_connections_per_subchannel, &[0x40], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_call_started_timestamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x3a], w);
-        }
-        if self.calls_failed != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.calls_failed, &[0x30], w);
-        }
-        if self.calls_succeeded != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.calls_succeeded, &[0x28], w);
-        }
-        if self.calls_started != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.calls_started, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.trace {
-            __fastrs::compact::write::<__fastrs::Msg<ChannelTrace>>(v, &[0x1a], w);
-        }
-        if !self.target.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.target, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.state {
-            __fastrs::compact::write::<
-                __fastrs::Msg<ChannelConnectivityState>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelData, 8> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChannelData {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ChannelData,
+            [__fastrs::table::Entry<ChannelData>; 8],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelConnectivityState>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<ChannelConnectivityState>,
+                    >,
                 >(0x0a, 0, ::fastrs::table_field!(ChannelData, state)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x12, 0, ::fastrs::table_field!(ChannelData, target)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelTrace>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelTrace>>,
                 >(0x1a, 0, ::fastrs::table_field!(ChannelData, trace)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -499,35 +407,8 @@ impl ::fastrs::Message for ChannelData {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(ChannelData, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.state = ::core::option::Option::None;
-        self.target.clear();
-        self.trace = ::core::option::Option::None;
-        self.calls_started = ::core::default::Default::default();
-        self.calls_succeeded = ::core::default::Default::default();
-        self.calls_failed = ::core::default::Default::default();
-        self.last_call_started_timestamp = ::core::option::Option::None;
-        self.max_connections_per_subchannel = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// A trace event is an interesting thing that happened to a channel or
 /// subchannel, such as creation, address resolution, subchannel creation, etc.
@@ -551,96 +432,20 @@ pub struct ChannelTraceEvent {
 impl ::fastrs::Message for ChannelTraceEvent {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelTraceEvent";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.description.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.description);
-        }
-        if self.severity.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        channel_trace_event::Severity,
-                    >::size(&self.severity);
-        }
-        if let ::core::option::Option::Some(v) = &self.timestamp {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.child_ref {
-            n
-                += match oneof {
-                    channel_trace_event::ChildRef::ChannelRef(v) => {
-                        1 + __fastrs::Msg::<ChannelRef>::size(v)
-                    }
-                    channel_trace_event::ChildRef::SubchannelRef(v) => {
-                        1 + __fastrs::Msg::<SubchannelRef>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.child_ref {
-            ::core::option::Option::Some(
-                channel_trace_event::ChildRef::ChannelRef(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Msg<ChannelRef>>(v, &[0x22], w);
-            }
-            ::core::option::Option::Some(
-                channel_trace_event::ChildRef::SubchannelRef(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Msg<SubchannelRef>>(v, &[0x2a], w);
-            }
-            _ => {}
-        }
-        if let ::core::option::Option::Some(v) = &self.timestamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if self.severity.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<channel_trace_event::Severity>,
-            >(&self.severity, &[0x10], w);
-        }
-        if !self.description.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.description, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelTraceEvent, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ChannelTraceEvent, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<channel_trace_event::Severity>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(ChannelTraceEvent, severity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ChannelTraceEvent, timestamp)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ChannelTraceEvent, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.description.clear();
-        self.severity = ::core::default::Default::default();
-        self.timestamp = ::core::option::Option::None;
-        self.child_ref = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -660,7 +465,34 @@ impl ::fastrs::Message for ChannelTraceEvent {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ChannelTraceEvent {
+impl __fastrs::table::Tabled for ChannelTraceEvent {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ChannelTraceEvent,
+            [__fastrs::table::Entry<ChannelTraceEvent>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ChannelTraceEvent, description)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<channel_trace_event::Severity>,
+                    >,
+                >(0x10, 0, ::fastrs::table_field!(ChannelTraceEvent, severity)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(ChannelTraceEvent, timestamp)),
+                __fastrs::table::Entry::hooked(0x22),
+                __fastrs::table::Entry::hooked_read(0x2a),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(ChannelTraceEvent, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -711,6 +543,52 @@ impl __fastrs::table::Hooks for ChannelTraceEvent {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x22 => {
+                match &self.child_ref {
+                    ::core::option::Option::Some(
+                        channel_trace_event::ChildRef::ChannelRef(v),
+                    ) => 1 + __fastrs::Msg::<ChannelRef>::size(v),
+                    ::core::option::Option::Some(
+                        channel_trace_event::ChildRef::SubchannelRef(v),
+                    ) => 1 + __fastrs::Msg::<SubchannelRef>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x22 => {
+                match &self.child_ref {
+                    ::core::option::Option::Some(
+                        channel_trace_event::ChildRef::ChannelRef(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ChannelRef>,
+                        >(v, &[0x22], w);
+                    }
+                    ::core::option::Option::Some(
+                        channel_trace_event::ChildRef::SubchannelRef(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<SubchannelRef>,
+                        >(v, &[0x2a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x22 => self.child_ref = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -787,64 +665,20 @@ pub struct ChannelTrace {
 impl ::fastrs::Message for ChannelTrace {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelTrace";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.num_events_logged != 0 {
-            n += 1 + __fastrs::Int64::size(&self.num_events_logged);
-        }
-        if let ::core::option::Option::Some(v) = &self.creation_timestamp {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ChannelTraceEvent>,
-            >(&self.events, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ChannelTraceEvent>,
-        >(&self.events, &[0x1a], w);
-        if let ::core::option::Option::Some(v) = &self.creation_timestamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if self.num_events_logged != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_events_logged, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelTrace, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(ChannelTrace, num_events_logged)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ChannelTrace, creation_timestamp)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelTraceEvent>>,
-                >(0x1a, 0, ::fastrs::table_field!(ChannelTrace, events)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ChannelTrace, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.num_events_logged = ::core::default::Default::default();
-        self.creation_timestamp = ::core::option::Option::None;
-        self.events.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -862,6 +696,32 @@ impl ::fastrs::Message for ChannelTrace {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChannelTrace {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ChannelTrace,
+            [__fastrs::table::Entry<ChannelTrace>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(ChannelTrace, num_events_logged)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(ChannelTrace, creation_timestamp)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelTraceEvent>>,
+                >(0x1a, 0, ::fastrs::table_field!(ChannelTrace, events)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(ChannelTrace, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// ChannelRef is a reference to a Channel.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -877,47 +737,20 @@ pub struct ChannelRef {
 impl ::fastrs::Message for ChannelRef {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelRef";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.channel_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.channel_id);
-        }
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x12], w);
-        }
-        if self.channel_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.channel_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelRef, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(ChannelRef, channel_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ChannelRef, name)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ChannelRef, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.channel_id = ::core::default::Default::default();
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -935,6 +768,27 @@ impl ::fastrs::Message for ChannelRef {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChannelRef {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ChannelRef,
+            [__fastrs::table::Entry<ChannelRef>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(ChannelRef, channel_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(ChannelRef, name)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ChannelRef, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// SubchannelRef is a reference to a Subchannel.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -950,47 +804,20 @@ pub struct SubchannelRef {
 impl ::fastrs::Message for SubchannelRef {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SubchannelRef";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.subchannel_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.subchannel_id);
-        }
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x42], w);
-        }
-        if self.subchannel_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.subchannel_id, &[0x38], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SubchannelRef, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x38, 0, ::fastrs::table_field!(SubchannelRef, subchannel_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(SubchannelRef, name)),
-            ],
-            &[0, 0, 0, 0, 0, 0, 0, 1, 2],
-            ::fastrs::table_field!(SubchannelRef, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.subchannel_id = ::core::default::Default::default();
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1008,6 +835,27 @@ impl ::fastrs::Message for SubchannelRef {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SubchannelRef {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SubchannelRef,
+            [__fastrs::table::Entry<SubchannelRef>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x38, 0, ::fastrs::table_field!(SubchannelRef, subchannel_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x42, 0, ::fastrs::table_field!(SubchannelRef, name)),
+            ],
+            &[0, 0, 0, 0, 0, 0, 0, 1, 2],
+            ::fastrs::table_field!(SubchannelRef, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// SocketRef is a reference to a Socket.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1023,47 +871,20 @@ pub struct SocketRef {
 impl ::fastrs::Message for SocketRef {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketRef";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.socket_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.socket_id);
-        }
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x22], w);
-        }
-        if self.socket_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.socket_id, &[0x18], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketRef, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(SocketRef, socket_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(SocketRef, name)),
-            ],
-            &[0, 0, 0, 1, 2],
-            ::fastrs::table_field!(SocketRef, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.socket_id = ::core::default::Default::default();
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1081,6 +902,27 @@ impl ::fastrs::Message for SocketRef {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SocketRef {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SocketRef,
+            [__fastrs::table::Entry<SocketRef>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x18, 0, ::fastrs::table_field!(SocketRef, socket_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x22, 0, ::fastrs::table_field!(SocketRef, name)),
+            ],
+            &[0, 0, 0, 1, 2],
+            ::fastrs::table_field!(SocketRef, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// ServerRef is a reference to a Server.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1096,47 +938,20 @@ pub struct ServerRef {
 impl ::fastrs::Message for ServerRef {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ServerRef";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.server_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.server_id);
-        }
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x32], w);
-        }
-        if self.server_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.server_id, &[0x28], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerRef, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x28, 0, ::fastrs::table_field!(ServerRef, server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(ServerRef, name)),
-            ],
-            &[0, 0, 0, 0, 0, 1, 2],
-            ::fastrs::table_field!(ServerRef, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.server_id = ::core::default::Default::default();
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1154,6 +969,27 @@ impl ::fastrs::Message for ServerRef {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServerRef {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerRef,
+            [__fastrs::table::Entry<ServerRef>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x28, 0, ::fastrs::table_field!(ServerRef, server_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x32, 0, ::fastrs::table_field!(ServerRef, name)),
+            ],
+            &[0, 0, 0, 0, 0, 1, 2],
+            ::fastrs::table_field!(ServerRef, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Server represents a single server.  There may be multiple servers in a single
 /// program.
@@ -1173,58 +1009,20 @@ pub struct Server {
 impl ::fastrs::Message for Server {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Server";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.r#ref {
-            n += 1 + __fastrs::Msg::<ServerRef>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.data {
-            n += 1 + __fastrs::Msg::<ServerData>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<SocketRef>,
-            >(&self.listen_socket, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<SocketRef>,
-        >(&self.listen_socket, &[0x1a], w);
-        if let ::core::option::Option::Some(v) = &self.data {
-            __fastrs::compact::write::<__fastrs::Msg<ServerData>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.r#ref {
-            __fastrs::compact::write::<__fastrs::Msg<ServerRef>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Server, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Server, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerData>>,
-                >(0x12, 0, ::fastrs::table_field!(Server, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketRef>>,
-                >(0x1a, 0, ::fastrs::table_field!(Server, listen_socket)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Server, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#ref = ::core::option::Option::None;
-        self.data = ::core::option::Option::None;
-        self.listen_socket.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1242,6 +1040,30 @@ impl ::fastrs::Message for Server {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Server {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Server,
+            [__fastrs::table::Entry<Server>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ServerRef>>,
+                >(0x0a, 0, ::fastrs::table_field!(Server, r#ref)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ServerData>>,
+                >(0x12, 0, ::fastrs::table_field!(Server, data)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketRef>>,
+                >(0x1a, 0, ::fastrs::table_field!(Server, listen_socket)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Server, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// ServerData is data for a specific Server.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1265,55 +1087,48 @@ pub struct ServerData {
 impl ::fastrs::Message for ServerData {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ServerData";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.trace {
-            n += 1 + __fastrs::Msg::<ChannelTrace>::size(v);
-        }
-        if self.calls_started != 0 {
-            n += 1 + __fastrs::Int64::size(&self.calls_started);
-        }
-        if self.calls_succeeded != 0 {
-            n += 1 + __fastrs::Int64::size(&self.calls_succeeded);
-        }
-        if self.calls_failed != 0 {
-            n += 1 + __fastrs::Int64::size(&self.calls_failed);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_call_started_timestamp {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.last_call_started_timestamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if self.calls_failed != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.calls_failed, &[0x20], w);
-        }
-        if self.calls_succeeded != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.calls_succeeded, &[0x18], w);
-        }
-        if self.calls_started != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.calls_started, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.trace {
-            __fastrs::compact::write::<__fastrs::Msg<ChannelTrace>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerData, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServerData {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerData,
+            [__fastrs::table::Entry<ServerData>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ChannelTrace>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelTrace>>,
                 >(0x0a, 0, ::fastrs::table_field!(ServerData, trace)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -1337,32 +1152,8 @@ impl ::fastrs::Message for ServerData {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(ServerData, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.trace = ::core::option::Option::None;
-        self.calls_started = ::core::default::Default::default();
-        self.calls_succeeded = ::core::default::Default::default();
-        self.calls_failed = ::core::default::Default::default();
-        self.last_call_started_timestamp = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Information about an actual connection.  Pronounced "sock-ay".
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1388,87 +1179,20 @@ pub struct Socket {
 impl ::fastrs::Message for Socket {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Socket";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.r#ref {
-            n += 1 + __fastrs::Msg::<SocketRef>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.data {
-            n += 1 + __fastrs::Msg::<SocketData>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.local {
-            n += 1 + __fastrs::Msg::<Address>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.remote {
-            n += 1 + __fastrs::Msg::<Address>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.security {
-            n += 1 + __fastrs::Msg::<Security>::size(v);
-        }
-        if !self.remote_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.remote_name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.remote_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.remote_name, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.security {
-            __fastrs::compact::write::<__fastrs::Msg<Security>>(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.remote {
-            __fastrs::compact::write::<__fastrs::Msg<Address>>(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.local {
-            __fastrs::compact::write::<__fastrs::Msg<Address>>(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.data {
-            __fastrs::compact::write::<__fastrs::Msg<SocketData>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.r#ref {
-            __fastrs::compact::write::<__fastrs::Msg<SocketRef>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Socket, 6> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SocketRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Socket, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SocketData>>,
-                >(0x12, 0, ::fastrs::table_field!(Socket, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Address>>,
-                >(0x1a, 0, ::fastrs::table_field!(Socket, local)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Address>>,
-                >(0x22, 0, ::fastrs::table_field!(Socket, remote)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Security>>,
-                >(0x2a, 0, ::fastrs::table_field!(Socket, security)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(Socket, remote_name)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(Socket, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#ref = ::core::option::Option::None;
-        self.data = ::core::option::Option::None;
-        self.local = ::core::option::Option::None;
-        self.remote = ::core::option::Option::None;
-        self.security = ::core::option::Option::None;
-        self.remote_name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1486,6 +1210,39 @@ impl ::fastrs::Message for Socket {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Socket {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Socket,
+            [__fastrs::table::Entry<Socket>; 6],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<SocketRef>>,
+                >(0x0a, 0, ::fastrs::table_field!(Socket, r#ref)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<SocketData>>,
+                >(0x12, 0, ::fastrs::table_field!(Socket, data)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Address>>,
+                >(0x1a, 0, ::fastrs::table_field!(Socket, local)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Address>>,
+                >(0x22, 0, ::fastrs::table_field!(Socket, remote)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Security>>,
+                >(0x2a, 0, ::fastrs::table_field!(Socket, security)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x32, 0, ::fastrs::table_field!(Socket, remote_name)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6],
+            ::fastrs::table_field!(Socket, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// SocketData is data associated for a specific Socket.  The fields present
 /// are specific to the implementation, so there may be minor differences in
@@ -1555,143 +1312,45 @@ pub struct SocketData {
 impl ::fastrs::Message for SocketData {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketData";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.streams_started != 0 {
-            n += 1 + __fastrs::Int64::size(&self.streams_started);
-        }
-        if self.streams_succeeded != 0 {
-            n += 1 + __fastrs::Int64::size(&self.streams_succeeded);
-        }
-        if self.streams_failed != 0 {
-            n += 1 + __fastrs::Int64::size(&self.streams_failed);
-        }
-        if self.messages_sent != 0 {
-            n += 1 + __fastrs::Int64::size(&self.messages_sent);
-        }
-        if self.messages_received != 0 {
-            n += 1 + __fastrs::Int64::size(&self.messages_received);
-        }
-        if self.keep_alives_sent != 0 {
-            n += 1 + __fastrs::Int64::size(&self.keep_alives_sent);
-        }
-        if let ::core::option::Option::Some(v) = &self
-            .last_local_stream_created_timestamp
-        {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self
-            .last_remote_stream_created_timestamp
-        {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_message_sent_timestamp {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_message_received_timestamp {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_flow_control_window {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Int64Value>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.remote_flow_control_window {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Int64Value>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<SocketOption>,
-            >(&self.option, 1);
-        if let ::core::option::Option::Some(v) = &self.received_goaway_error {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::UInt32Value>::size(v);
-        }
-        if self.peer_max_concurrent_streams != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.peer_max_concurrent_streams);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.peer_max_concurrent_streams != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.peer_max_concurrent_streams, &[0x78], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.received_goaway_error {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::UInt32Value>,
-            >(v, &[0x72], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<SocketOption>,
-        >(&self.option, &[0x6a], w);
-        if let ::core::option::Option::Some(v) = &self.remote_flow_control_window {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Int64Value>,
-            >(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_flow_control_window {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Int64Value>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_message_received_timestamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_message_sent_timestamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self
-            .last_remote_stream_created_timestamp
-        {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self
-            .last_local_stream_created_timestamp
-        {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x3a], w);
-        }
-        if self.keep_alives_sent != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.keep_alives_sent, &[0x30], w);
-        }
-        if self.messages_received != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.messages_received, &[0x28], w);
-        }
-        if self.messages_sent != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.messages_sent, &[0x20], w);
-        }
-        if self.streams_failed != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.streams_failed, &[0x18], w);
-        }
-        if self.streams_succeeded != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.streams_succeeded, &[0x10], w);
-        }
-        if self.streams_started != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.streams_started, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketData, 15> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SocketData {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SocketData,
+            [__fastrs::table::Entry<SocketData>; 15],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -1770,7 +1429,7 @@ impl ::fastrs::Message for SocketData {
                     ::fastrs::table_field!(SocketData, remote_flow_control_window),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketOption>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketOption>>,
                 >(0x6a, 0, ::fastrs::table_field!(SocketData, option)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -1788,42 +1447,8 @@ impl ::fastrs::Message for SocketData {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
             ::fastrs::table_field!(SocketData, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.streams_started = ::core::default::Default::default();
-        self.streams_succeeded = ::core::default::Default::default();
-        self.streams_failed = ::core::default::Default::default();
-        self.messages_sent = ::core::default::Default::default();
-        self.messages_received = ::core::default::Default::default();
-        self.keep_alives_sent = ::core::default::Default::default();
-        self.last_local_stream_created_timestamp = ::core::option::Option::None;
-        self.last_remote_stream_created_timestamp = ::core::option::Option::None;
-        self.last_message_sent_timestamp = ::core::option::Option::None;
-        self.last_message_received_timestamp = ::core::option::Option::None;
-        self.local_flow_control_window = ::core::option::Option::None;
-        self.remote_flow_control_window = ::core::option::Option::None;
-        self.option.clear();
-        self.received_goaway_error = ::core::option::Option::None;
-        self.peer_max_concurrent_streams = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Address represents the address used to create the socket.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1836,63 +1461,20 @@ pub struct Address {
 impl ::fastrs::Message for Address {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Address";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.address {
-            n
-                += match oneof {
-                    address::Address::TcpipAddress(v) => {
-                        1 + __fastrs::Msg::<address::TcpIpAddress>::size(v)
-                    }
-                    address::Address::UdsAddress(v) => {
-                        1 + __fastrs::Msg::<address::UdsAddress>::size(v)
-                    }
-                    address::Address::OtherAddress(v) => {
-                        1 + __fastrs::Msg::<address::OtherAddress>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.address {
-            ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<address::TcpIpAddress>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<address::UdsAddress>,
-                >(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<address::OtherAddress>,
-                >(v, &[0x1a], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Address, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Address, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.address = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1912,7 +1494,22 @@ impl ::fastrs::Message for Address {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Address {
+impl __fastrs::table::Tabled for Address {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Address,
+            [__fastrs::table::Entry<Address>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Address, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1980,11 +1577,60 @@ impl __fastrs::table::Hooks for Address {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.address {
+                    ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
+                        1 + __fastrs::Msg::<address::TcpIpAddress>::size(v)
+                    }
+                    ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
+                        1 + __fastrs::Msg::<address::UdsAddress>::size(v)
+                    }
+                    ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
+                        1 + __fastrs::Msg::<address::OtherAddress>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.address {
+                    ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<address::TcpIpAddress>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<address::UdsAddress>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<address::OtherAddress>,
+                        >(v, &[0x1a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.address = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Address`].
 pub mod address {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Address {
         TcpipAddress(TcpIpAddress),
@@ -2005,49 +1651,20 @@ pub mod address {
     impl ::fastrs::Message for TcpIpAddress {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Address.TcpIpAddress";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.ip_address.is_empty() {
-                n += 1 + __fastrs::Bytes::size(&self.ip_address);
-            }
-            if self.port != 0 {
-                n += 1 + __fastrs::Int32::size(&self.port);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.port != 0 {
-                __fastrs::compact::write::<__fastrs::Int32>(&self.port, &[0x10], w);
-            }
-            if !self.ip_address.is_empty() {
-                __fastrs::compact::write::<
-                    __fastrs::Bytes,
-                >(&self.ip_address, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<TcpIpAddress, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x0a, 0, ::fastrs::table_field!(TcpIpAddress, ip_address)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x10, 0, ::fastrs::table_field!(TcpIpAddress, port)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(TcpIpAddress, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.ip_address.clear();
-            self.port = ::core::default::Default::default();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2065,6 +1682,27 @@ pub mod address {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for TcpIpAddress {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                TcpIpAddress,
+                [__fastrs::table::Entry<TcpIpAddress>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Bytes>,
+                    >(0x0a, 0, ::fastrs::table_field!(TcpIpAddress, ip_address)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Int32>,
+                    >(0x10, 0, ::fastrs::table_field!(TcpIpAddress, port)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(TcpIpAddress, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// A Unix Domain Socket address.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2077,37 +1715,20 @@ pub mod address {
     impl ::fastrs::Message for UdsAddress {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Address.UdsAddress";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.filename.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.filename);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.filename.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.filename, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<UdsAddress, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(UdsAddress, filename)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(UdsAddress, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.filename.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2125,6 +1746,24 @@ pub mod address {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for UdsAddress {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                UdsAddress,
+                [__fastrs::table::Entry<UdsAddress>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(UdsAddress, filename)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(UdsAddress, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// An address type not included above.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2140,51 +1779,20 @@ pub mod address {
     impl ::fastrs::Message for OtherAddress {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Address.OtherAddress";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.name.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.name);
-            }
-            if let ::core::option::Option::Some(v) = &self.value {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Any>::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.value {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Any>,
-                >(v, &[0x12], w);
-            }
-            if !self.name.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OtherAddress, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(OtherAddress, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Any>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(OtherAddress, value)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(OtherAddress, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.name.clear();
-            self.value = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2203,6 +1811,29 @@ pub mod address {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for OtherAddress {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                OtherAddress,
+                [__fastrs::table::Entry<OtherAddress>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(OtherAddress, name)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<
+                            __fastrs::Msg<::fastrs::well_known::Any>,
+                        >,
+                    >(0x12, 0, ::fastrs::table_field!(OtherAddress, value)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(OtherAddress, unknown_fields),
+            );
+            &TABLE
+        };
+    }
 }
 /// Security represents details about how secure the socket is.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2215,49 +1846,20 @@ pub struct Security {
 impl ::fastrs::Message for Security {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Security";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.model {
-            n
-                += match oneof {
-                    security::Model::Tls(v) => {
-                        1 + __fastrs::Msg::<security::Tls>::size(v)
-                    }
-                    security::Model::Other(v) => {
-                        1 + __fastrs::Msg::<security::OtherSecurity>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.model {
-            ::core::option::Option::Some(security::Model::Tls(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<security::Tls>>(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(security::Model::Other(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<security::OtherSecurity>,
-                >(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Security, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Security, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.model = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2277,7 +1879,21 @@ impl ::fastrs::Message for Security {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Security {
+impl __fastrs::table::Tabled for Security {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Security,
+            [__fastrs::table::Entry<Security>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Security, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2326,6 +1942,48 @@ impl __fastrs::table::Hooks for Security {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.model {
+                    ::core::option::Option::Some(security::Model::Tls(v)) => {
+                        1 + __fastrs::Msg::<security::Tls>::size(v)
+                    }
+                    ::core::option::Option::Some(security::Model::Other(v)) => {
+                        1 + __fastrs::Msg::<security::OtherSecurity>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.model {
+                    ::core::option::Option::Some(security::Model::Tls(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<security::Tls>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(security::Model::Other(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<security::OtherSecurity>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.model = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Security`].
 pub mod security {
@@ -2350,70 +2008,20 @@ pub mod security {
     impl ::fastrs::Message for Tls {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Security.Tls";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.local_certificate.is_empty() {
-                n += 1 + __fastrs::Bytes::size(&self.local_certificate);
-            }
-            if !self.remote_certificate.is_empty() {
-                n += 1 + __fastrs::Bytes::size(&self.remote_certificate);
-            }
-            if let ::core::option::Option::Some(oneof) = &self.cipher_suite {
-                n
-                    += match oneof {
-                        tls::CipherSuite::StandardName(v) => 1 + __fastrs::Str::size(v),
-                        tls::CipherSuite::OtherName(v) => 1 + __fastrs::Str::size(v),
-                    };
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.remote_certificate.is_empty() {
-                __fastrs::compact::write::<
-                    __fastrs::Bytes,
-                >(&self.remote_certificate, &[0x22], w);
-            }
-            if !self.local_certificate.is_empty() {
-                __fastrs::compact::write::<
-                    __fastrs::Bytes,
-                >(&self.local_certificate, &[0x1a], w);
-            }
-            match &self.cipher_suite {
-                ::core::option::Option::Some(tls::CipherSuite::StandardName(v)) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                }
-                _ => {}
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Tls, 4> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::hooked(0x0a),
-                    __fastrs::table::Entry::hooked(0x12),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x1a, 0, ::fastrs::table_field!(Tls, local_certificate)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x22, 0, ::fastrs::table_field!(Tls, remote_certificate)),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(Tls, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.local_certificate.clear();
-            self.remote_certificate.clear();
-            self.cipher_suite = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2433,7 +2041,27 @@ pub mod security {
         }
     }
     #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Tls {
+    impl __fastrs::table::Tabled for Tls {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Tls,
+                [__fastrs::table::Entry<Tls>; 4],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::hooked(0x0a),
+                    __fastrs::table::Entry::hooked_read(0x12),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Bytes>,
+                    >(0x1a, 0, ::fastrs::table_field!(Tls, local_certificate)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Bytes>,
+                    >(0x22, 0, ::fastrs::table_field!(Tls, remote_certificate)),
+                ],
+                &[0, 1, 2, 3, 4],
+                ::fastrs::table_field!(Tls, unknown_fields),
+            );
+            &TABLE
+        };
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -2476,6 +2104,46 @@ pub mod security {
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
             }
         }
+        fn size_hooked(&self, tag: u32) -> usize {
+            match tag {
+                0x0a => {
+                    match &self.cipher_suite {
+                        ::core::option::Option::Some(
+                            tls::CipherSuite::StandardName(v),
+                        ) => 1 + __fastrs::Str::size(v),
+                        ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
+                            1 + __fastrs::Str::size(v)
+                        }
+                        _ => 0,
+                    }
+                }
+                _ => 0,
+            }
+        }
+        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+            match tag {
+                0x0a => {
+                    match &self.cipher_suite {
+                        ::core::option::Option::Some(
+                            tls::CipherSuite::StandardName(v),
+                        ) => {
+                            __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
+                        }
+                        ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
+                            __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        fn clear_hooked(&mut self, tag: u32) {
+            match tag {
+                0x0a => self.cipher_suite = ::core::option::Option::None,
+                _ => {}
+            }
+        }
     }
     /// Types nested in [`Tls`].
     pub mod tls {
@@ -2502,51 +2170,20 @@ pub mod security {
     impl ::fastrs::Message for OtherSecurity {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Security.OtherSecurity";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.name.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.name);
-            }
-            if let ::core::option::Option::Some(v) = &self.value {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Any>::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.value {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Any>,
-                >(v, &[0x12], w);
-            }
-            if !self.name.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OtherSecurity, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(OtherSecurity, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Any>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(OtherSecurity, value)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(OtherSecurity, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.name.clear();
-            self.value = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2564,6 +2201,29 @@ pub mod security {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for OtherSecurity {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                OtherSecurity,
+                [__fastrs::table::Entry<OtherSecurity>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(OtherSecurity, name)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<
+                            __fastrs::Msg<::fastrs::well_known::Any>,
+                        >,
+                    >(0x12, 0, ::fastrs::table_field!(OtherSecurity, value)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(OtherSecurity, unknown_fields),
+            );
+            &TABLE
+        };
     }
 }
 /// SocketOption represents socket options for a socket.  Specifically, these
@@ -2586,38 +2246,45 @@ pub struct SocketOption {
 impl ::fastrs::Message for SocketOption {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketOption";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if !self.value.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.value);
-        }
-        if let ::core::option::Option::Some(v) = &self.additional {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Any>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.additional {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Any>,
-            >(v, &[0x1a], w);
-        }
-        if !self.value.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.value, &[0x12], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOption, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SocketOption {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SocketOption,
+            [__fastrs::table::Entry<SocketOption>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -2632,30 +2299,8 @@ impl ::fastrs::Message for SocketOption {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(SocketOption, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.name.clear();
-        self.value.clear();
-        self.additional = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// For use with SocketOption's additional field.  This is primarily used for
 /// SO_RCVTIMEO and SO_SNDTIMEO
@@ -2669,41 +2314,20 @@ pub struct SocketOptionTimeout {
 impl ::fastrs::Message for SocketOptionTimeout {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketOptionTimeout";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.duration {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.duration {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOptionTimeout, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(SocketOptionTimeout, duration)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(SocketOptionTimeout, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.duration = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2721,6 +2345,26 @@ impl ::fastrs::Message for SocketOptionTimeout {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SocketOptionTimeout {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SocketOptionTimeout,
+            [__fastrs::table::Entry<SocketOptionTimeout>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Duration>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(SocketOptionTimeout, duration)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(SocketOptionTimeout, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// For use with SocketOption's additional field.  This is primarily used for
 /// SO_LINGER.
@@ -2737,51 +2381,20 @@ pub struct SocketOptionLinger {
 impl ::fastrs::Message for SocketOptionLinger {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketOptionLinger";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.active {
-            n += 1 + __fastrs::Bool::size(&self.active);
-        }
-        if let ::core::option::Option::Some(v) = &self.duration {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.duration {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if self.active {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.active, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOptionLinger, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(SocketOptionLinger, active)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(SocketOptionLinger, duration)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SocketOptionLinger, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.active = ::core::default::Default::default();
-        self.duration = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2799,6 +2412,29 @@ impl ::fastrs::Message for SocketOptionLinger {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SocketOptionLinger {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SocketOptionLinger,
+            [__fastrs::table::Entry<SocketOptionLinger>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x08, 0, ::fastrs::table_field!(SocketOptionLinger, active)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Duration>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(SocketOptionLinger, duration)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(SocketOptionLinger, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// For use with SocketOption's additional field.  Tcp info for
 /// SOL_TCP and TCP_INFO.
@@ -2840,228 +2476,45 @@ pub struct SocketOptionTcpInfo {
 impl ::fastrs::Message for SocketOptionTcpInfo {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketOptionTcpInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.tcpi_state != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_state);
-        }
-        if self.tcpi_ca_state != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_ca_state);
-        }
-        if self.tcpi_retransmits != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_retransmits);
-        }
-        if self.tcpi_probes != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_probes);
-        }
-        if self.tcpi_backoff != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_backoff);
-        }
-        if self.tcpi_options != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_options);
-        }
-        if self.tcpi_snd_wscale != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_snd_wscale);
-        }
-        if self.tcpi_rcv_wscale != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_rcv_wscale);
-        }
-        if self.tcpi_rto != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_rto);
-        }
-        if self.tcpi_ato != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_ato);
-        }
-        if self.tcpi_snd_mss != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_snd_mss);
-        }
-        if self.tcpi_rcv_mss != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_rcv_mss);
-        }
-        if self.tcpi_unacked != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_unacked);
-        }
-        if self.tcpi_sacked != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_sacked);
-        }
-        if self.tcpi_lost != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.tcpi_lost);
-        }
-        if self.tcpi_retrans != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_retrans);
-        }
-        if self.tcpi_fackets != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_fackets);
-        }
-        if self.tcpi_last_data_sent != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_last_data_sent);
-        }
-        if self.tcpi_last_ack_sent != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_last_ack_sent);
-        }
-        if self.tcpi_last_data_recv != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_last_data_recv);
-        }
-        if self.tcpi_last_ack_recv != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_last_ack_recv);
-        }
-        if self.tcpi_pmtu != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_pmtu);
-        }
-        if self.tcpi_rcv_ssthresh != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_rcv_ssthresh);
-        }
-        if self.tcpi_rtt != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_rtt);
-        }
-        if self.tcpi_rttvar != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_rttvar);
-        }
-        if self.tcpi_snd_ssthresh != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_snd_ssthresh);
-        }
-        if self.tcpi_snd_cwnd != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_snd_cwnd);
-        }
-        if self.tcpi_advmss != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_advmss);
-        }
-        if self.tcpi_reordering != 0 {
-            n += 2 + __fastrs::Uint32::size(&self.tcpi_reordering);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.tcpi_reordering != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_reordering, &[0xe8, 0x01], w);
-        }
-        if self.tcpi_advmss != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_advmss, &[0xe0, 0x01], w);
-        }
-        if self.tcpi_snd_cwnd != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_snd_cwnd, &[0xd8, 0x01], w);
-        }
-        if self.tcpi_snd_ssthresh != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_snd_ssthresh, &[0xd0, 0x01], w);
-        }
-        if self.tcpi_rttvar != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_rttvar, &[0xc8, 0x01], w);
-        }
-        if self.tcpi_rtt != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_rtt, &[0xc0, 0x01], w);
-        }
-        if self.tcpi_rcv_ssthresh != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_rcv_ssthresh, &[0xb8, 0x01], w);
-        }
-        if self.tcpi_pmtu != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_pmtu, &[0xb0, 0x01], w);
-        }
-        if self.tcpi_last_ack_recv != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_last_ack_recv, &[0xa8, 0x01], w);
-        }
-        if self.tcpi_last_data_recv != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_last_data_recv, &[0xa0, 0x01], w);
-        }
-        if self.tcpi_last_ack_sent != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_last_ack_sent, &[0x98, 0x01], w);
-        }
-        if self.tcpi_last_data_sent != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_last_data_sent, &[0x90, 0x01], w);
-        }
-        if self.tcpi_fackets != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_fackets, &[0x88, 0x01], w);
-        }
-        if self.tcpi_retrans != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_retrans, &[0x80, 0x01], w);
-        }
-        if self.tcpi_lost != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_lost, &[0x78], w);
-        }
-        if self.tcpi_sacked != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_sacked, &[0x70], w);
-        }
-        if self.tcpi_unacked != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_unacked, &[0x68], w);
-        }
-        if self.tcpi_rcv_mss != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_rcv_mss, &[0x60], w);
-        }
-        if self.tcpi_snd_mss != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_snd_mss, &[0x58], w);
-        }
-        if self.tcpi_ato != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_ato, &[0x50], w);
-        }
-        if self.tcpi_rto != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_rto, &[0x48], w);
-        }
-        if self.tcpi_rcv_wscale != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_rcv_wscale, &[0x40], w);
-        }
-        if self.tcpi_snd_wscale != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_snd_wscale, &[0x38], w);
-        }
-        if self.tcpi_options != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_options, &[0x30], w);
-        }
-        if self.tcpi_backoff != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_backoff, &[0x28], w);
-        }
-        if self.tcpi_probes != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_probes, &[0x20], w);
-        }
-        if self.tcpi_retransmits != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_retransmits, &[0x18], w);
-        }
-        if self.tcpi_ca_state != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.tcpi_ca_state, &[0x10], w);
-        }
-        if self.tcpi_state != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.tcpi_state, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SocketOptionTcpInfo, 29> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SocketOptionTcpInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SocketOptionTcpInfo,
+            [__fastrs::table::Entry<SocketOptionTcpInfo>; 29],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Uint32>,
@@ -3185,56 +2638,8 @@ impl ::fastrs::Message for SocketOptionTcpInfo {
             ],
             ::fastrs::table_field!(SocketOptionTcpInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.tcpi_state = ::core::default::Default::default();
-        self.tcpi_ca_state = ::core::default::Default::default();
-        self.tcpi_retransmits = ::core::default::Default::default();
-        self.tcpi_probes = ::core::default::Default::default();
-        self.tcpi_backoff = ::core::default::Default::default();
-        self.tcpi_options = ::core::default::Default::default();
-        self.tcpi_snd_wscale = ::core::default::Default::default();
-        self.tcpi_rcv_wscale = ::core::default::Default::default();
-        self.tcpi_rto = ::core::default::Default::default();
-        self.tcpi_ato = ::core::default::Default::default();
-        self.tcpi_snd_mss = ::core::default::Default::default();
-        self.tcpi_rcv_mss = ::core::default::Default::default();
-        self.tcpi_unacked = ::core::default::Default::default();
-        self.tcpi_sacked = ::core::default::Default::default();
-        self.tcpi_lost = ::core::default::Default::default();
-        self.tcpi_retrans = ::core::default::Default::default();
-        self.tcpi_fackets = ::core::default::Default::default();
-        self.tcpi_last_data_sent = ::core::default::Default::default();
-        self.tcpi_last_ack_sent = ::core::default::Default::default();
-        self.tcpi_last_data_recv = ::core::default::Default::default();
-        self.tcpi_last_ack_recv = ::core::default::Default::default();
-        self.tcpi_pmtu = ::core::default::Default::default();
-        self.tcpi_rcv_ssthresh = ::core::default::Default::default();
-        self.tcpi_rtt = ::core::default::Default::default();
-        self.tcpi_rttvar = ::core::default::Default::default();
-        self.tcpi_snd_ssthresh = ::core::default::Default::default();
-        self.tcpi_snd_cwnd = ::core::default::Default::default();
-        self.tcpi_advmss = ::core::default::Default::default();
-        self.tcpi_reordering = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetTopChannelsRequest {
@@ -3255,53 +2660,20 @@ pub struct GetTopChannelsRequest {
 impl ::fastrs::Message for GetTopChannelsRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetTopChannelsRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.start_channel_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.start_channel_id);
-        }
-        if self.max_results != 0 {
-            n += 1 + __fastrs::Int64::size(&self.max_results);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.max_results != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.max_results, &[0x10], w);
-        }
-        if self.start_channel_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.start_channel_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetTopChannelsRequest, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(GetTopChannelsRequest, start_channel_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(GetTopChannelsRequest, max_results)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetTopChannelsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.start_channel_id = ::core::default::Default::default();
-        self.max_results = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3319,6 +2691,31 @@ impl ::fastrs::Message for GetTopChannelsRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetTopChannelsRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetTopChannelsRequest,
+            [__fastrs::table::Entry<GetTopChannelsRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(
+                    0x08,
+                    0,
+                    ::fastrs::table_field!(GetTopChannelsRequest, start_channel_id),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x10, 0, ::fastrs::table_field!(GetTopChannelsRequest, max_results)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(GetTopChannelsRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetTopChannelsResponse {
@@ -3337,48 +2734,20 @@ pub struct GetTopChannelsResponse {
 impl ::fastrs::Message for GetTopChannelsResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetTopChannelsResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<Channel>,
-            >(&self.channel, 1);
-        if self.end {
-            n += 1 + __fastrs::Bool::size(&self.end);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.end {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.end, &[0x10], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Channel>,
-        >(&self.channel, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetTopChannelsResponse, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Channel>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetTopChannelsResponse, channel)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetTopChannelsResponse, end)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetTopChannelsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.channel.clear();
-        self.end = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3396,6 +2765,27 @@ impl ::fastrs::Message for GetTopChannelsResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetTopChannelsResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetTopChannelsResponse,
+            [__fastrs::table::Entry<GetTopChannelsResponse>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Channel>>,
+                >(0x0a, 0, ::fastrs::table_field!(GetTopChannelsResponse, channel)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x10, 0, ::fastrs::table_field!(GetTopChannelsResponse, end)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(GetTopChannelsResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServersRequest {
@@ -3416,49 +2806,20 @@ pub struct GetServersRequest {
 impl ::fastrs::Message for GetServersRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServersRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.start_server_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.start_server_id);
-        }
-        if self.max_results != 0 {
-            n += 1 + __fastrs::Int64::size(&self.max_results);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.max_results != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.max_results, &[0x10], w);
-        }
-        if self.start_server_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.start_server_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServersRequest, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetServersRequest, start_server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(GetServersRequest, max_results)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetServersRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.start_server_id = ::core::default::Default::default();
-        self.max_results = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3476,6 +2837,27 @@ impl ::fastrs::Message for GetServersRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetServersRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetServersRequest,
+            [__fastrs::table::Entry<GetServersRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(GetServersRequest, start_server_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x10, 0, ::fastrs::table_field!(GetServersRequest, max_results)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(GetServersRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServersResponse {
@@ -3494,45 +2876,20 @@ pub struct GetServersResponse {
 impl ::fastrs::Message for GetServersResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServersResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Server>>(&self.server, 1);
-        if self.end {
-            n += 1 + __fastrs::Bool::size(&self.end);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.end {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.end, &[0x10], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Server>,
-        >(&self.server, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServersResponse, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Server>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetServersResponse, server)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetServersResponse, end)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetServersResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.server.clear();
-        self.end = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3550,6 +2907,27 @@ impl ::fastrs::Message for GetServersResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetServersResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetServersResponse,
+            [__fastrs::table::Entry<GetServersResponse>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Server>>,
+                >(0x0a, 0, ::fastrs::table_field!(GetServersResponse, server)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x10, 0, ::fastrs::table_field!(GetServersResponse, end)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(GetServersResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerRequest {
@@ -3562,37 +2940,20 @@ pub struct GetServerRequest {
 impl ::fastrs::Message for GetServerRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServerRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.server_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.server_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.server_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.server_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetServerRequest, server_id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetServerRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.server_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3610,6 +2971,24 @@ impl ::fastrs::Message for GetServerRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetServerRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetServerRequest,
+            [__fastrs::table::Entry<GetServerRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(GetServerRequest, server_id)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetServerRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerResponse {
@@ -3623,37 +3002,20 @@ pub struct GetServerResponse {
 impl ::fastrs::Message for GetServerResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServerResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.server {
-            n += 1 + __fastrs::Msg::<Server>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.server {
-            __fastrs::compact::write::<__fastrs::Msg<Server>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Server>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetServerResponse, server)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetServerResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.server = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3671,6 +3033,24 @@ impl ::fastrs::Message for GetServerResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetServerResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetServerResponse,
+            [__fastrs::table::Entry<GetServerResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Server>>,
+                >(0x0a, 0, ::fastrs::table_field!(GetServerResponse, server)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetServerResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerSocketsRequest {
@@ -3692,38 +3072,45 @@ pub struct GetServerSocketsRequest {
 impl ::fastrs::Message for GetServerSocketsRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServerSocketsRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.server_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.server_id);
-        }
-        if self.start_socket_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.start_socket_id);
-        }
-        if self.max_results != 0 {
-            n += 1 + __fastrs::Int64::size(&self.max_results);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.max_results != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.max_results, &[0x18], w);
-        }
-        if self.start_socket_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.start_socket_id, &[0x10], w);
-        }
-        if self.server_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.server_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerSocketsRequest, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetServerSocketsRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetServerSocketsRequest,
+            [__fastrs::table::Entry<GetServerSocketsRequest>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -3742,30 +3129,8 @@ impl ::fastrs::Message for GetServerSocketsRequest {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(GetServerSocketsRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.server_id = ::core::default::Default::default();
-        self.start_socket_id = ::core::default::Default::default();
-        self.max_results = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerSocketsResponse {
@@ -3784,48 +3149,20 @@ pub struct GetServerSocketsResponse {
 impl ::fastrs::Message for GetServerSocketsResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServerSocketsResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<SocketRef>,
-            >(&self.socket_ref, 1);
-        if self.end {
-            n += 1 + __fastrs::Bool::size(&self.end);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.end {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.end, &[0x10], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<SocketRef>,
-        >(&self.socket_ref, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetServerSocketsResponse, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<SocketRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetServerSocketsResponse, socket_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetServerSocketsResponse, end)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetServerSocketsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.socket_ref.clear();
-        self.end = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3843,6 +3180,27 @@ impl ::fastrs::Message for GetServerSocketsResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetServerSocketsResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetServerSocketsResponse,
+            [__fastrs::table::Entry<GetServerSocketsResponse>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketRef>>,
+                >(0x0a, 0, ::fastrs::table_field!(GetServerSocketsResponse, socket_ref)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x10, 0, ::fastrs::table_field!(GetServerSocketsResponse, end)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(GetServerSocketsResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetChannelRequest {
@@ -3855,37 +3213,20 @@ pub struct GetChannelRequest {
 impl ::fastrs::Message for GetChannelRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetChannelRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.channel_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.channel_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.channel_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.channel_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetChannelRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetChannelRequest, channel_id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetChannelRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.channel_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3903,6 +3244,24 @@ impl ::fastrs::Message for GetChannelRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetChannelRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetChannelRequest,
+            [__fastrs::table::Entry<GetChannelRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(GetChannelRequest, channel_id)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetChannelRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetChannelResponse {
@@ -3916,37 +3275,20 @@ pub struct GetChannelResponse {
 impl ::fastrs::Message for GetChannelResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetChannelResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.channel {
-            n += 1 + __fastrs::Msg::<Channel>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.channel {
-            __fastrs::compact::write::<__fastrs::Msg<Channel>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetChannelResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Channel>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetChannelResponse, channel)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetChannelResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.channel = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3964,6 +3306,24 @@ impl ::fastrs::Message for GetChannelResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetChannelResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetChannelResponse,
+            [__fastrs::table::Entry<GetChannelResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Channel>>,
+                >(0x0a, 0, ::fastrs::table_field!(GetChannelResponse, channel)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetChannelResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSubchannelRequest {
@@ -3976,37 +3336,20 @@ pub struct GetSubchannelRequest {
 impl ::fastrs::Message for GetSubchannelRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetSubchannelRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.subchannel_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.subchannel_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.subchannel_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.subchannel_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSubchannelRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetSubchannelRequest, subchannel_id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetSubchannelRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.subchannel_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4024,6 +3367,24 @@ impl ::fastrs::Message for GetSubchannelRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetSubchannelRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetSubchannelRequest,
+            [__fastrs::table::Entry<GetSubchannelRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(GetSubchannelRequest, subchannel_id)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetSubchannelRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSubchannelResponse {
@@ -4037,37 +3398,20 @@ pub struct GetSubchannelResponse {
 impl ::fastrs::Message for GetSubchannelResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetSubchannelResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.subchannel {
-            n += 1 + __fastrs::Msg::<Subchannel>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.subchannel {
-            __fastrs::compact::write::<__fastrs::Msg<Subchannel>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSubchannelResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Subchannel>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetSubchannelResponse, subchannel)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetSubchannelResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.subchannel = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4085,6 +3429,24 @@ impl ::fastrs::Message for GetSubchannelResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetSubchannelResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetSubchannelResponse,
+            [__fastrs::table::Entry<GetSubchannelResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Subchannel>>,
+                >(0x0a, 0, ::fastrs::table_field!(GetSubchannelResponse, subchannel)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetSubchannelResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSocketRequest {
@@ -4101,47 +3463,20 @@ pub struct GetSocketRequest {
 impl ::fastrs::Message for GetSocketRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetSocketRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.socket_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.socket_id);
-        }
-        if self.summary {
-            n += 1 + __fastrs::Bool::size(&self.summary);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.summary {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.summary, &[0x10], w);
-        }
-        if self.socket_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.socket_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSocketRequest, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetSocketRequest, socket_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetSocketRequest, summary)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetSocketRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.socket_id = ::core::default::Default::default();
-        self.summary = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4159,6 +3494,27 @@ impl ::fastrs::Message for GetSocketRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetSocketRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetSocketRequest,
+            [__fastrs::table::Entry<GetSocketRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(GetSocketRequest, socket_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x10, 0, ::fastrs::table_field!(GetSocketRequest, summary)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(GetSocketRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSocketResponse {
@@ -4172,37 +3528,20 @@ pub struct GetSocketResponse {
 impl ::fastrs::Message for GetSocketResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetSocketResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.socket {
-            n += 1 + __fastrs::Msg::<Socket>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.socket {
-            __fastrs::compact::write::<__fastrs::Msg<Socket>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetSocketResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Socket>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetSocketResponse, socket)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetSocketResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.socket = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4220,4 +3559,22 @@ impl ::fastrs::Message for GetSocketResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetSocketResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetSocketResponse,
+            [__fastrs::table::Entry<GetSocketResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Socket>>,
+                >(0x0a, 0, ::fastrs::table_field!(GetSocketResponse, socket)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetSocketResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -15,30 +15,45 @@ pub struct Bucket {
 impl ::fastrs::Message for Bucket {
     const FULL_NAME: &'static str = "grpc.core.Bucket";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.start.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.start);
-        }
-        if self.count != 0 {
-            n += 1 + __fastrs::Uint64::size(&self.count);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.count != 0 {
-            __fastrs::compact::write::<__fastrs::Uint64>(&self.count, &[0x10], w);
-        }
-        if self.start.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.start, &[0x09], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Bucket, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Bucket {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Bucket,
+            [__fastrs::table::Entry<Bucket>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
@@ -50,29 +65,8 @@ impl ::fastrs::Message for Bucket {
             &[0, 1, 2],
             ::fastrs::table_field!(Bucket, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.start = ::core::default::Default::default();
-        self.count = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Histogram {
@@ -84,35 +78,20 @@ pub struct Histogram {
 impl ::fastrs::Message for Histogram {
     const FULL_NAME: &'static str = "grpc.core.Histogram";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Bucket>>(&self.buckets, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Bucket>,
-        >(&self.buckets, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Histogram, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Bucket>>,
-                >(0x0a, 0, ::fastrs::table_field!(Histogram, buckets)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Histogram, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.buckets.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -130,6 +109,24 @@ impl ::fastrs::Message for Histogram {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Histogram {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Histogram,
+            [__fastrs::table::Entry<Histogram>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Bucket>>,
+                >(0x0a, 0, ::fastrs::table_field!(Histogram, buckets)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(Histogram, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Metric {
@@ -142,58 +139,20 @@ pub struct Metric {
 impl ::fastrs::Message for Metric {
     const FULL_NAME: &'static str = "grpc.core.Metric";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.value {
-            n
-                += match oneof {
-                    metric::Value::Count(v) => 1 + __fastrs::Uint64::size(v),
-                    metric::Value::Histogram(v) => {
-                        1 + __fastrs::Msg::<Histogram>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.value {
-            ::core::option::Option::Some(metric::Value::Count(v)) => {
-                __fastrs::compact::write::<__fastrs::Uint64>(v, &[0x50], w);
-            }
-            ::core::option::Option::Some(metric::Value::Histogram(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<Histogram>>(v, &[0x5a], w);
-            }
-            _ => {}
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Metric, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Metric, name)),
-                __fastrs::table::Entry::hooked(0x50),
-                __fastrs::table::Entry::hooked(0x5a),
-            ],
-            &[0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3],
-            ::fastrs::table_field!(Metric, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.value = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -213,7 +172,24 @@ impl ::fastrs::Message for Metric {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Metric {
+impl __fastrs::table::Tabled for Metric {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Metric,
+            [__fastrs::table::Entry<Metric>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Metric, name)),
+                __fastrs::table::Entry::hooked(0x50),
+                __fastrs::table::Entry::hooked_read(0x5a),
+            ],
+            &[0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3],
+            ::fastrs::table_field!(Metric, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -251,6 +227,46 @@ impl __fastrs::table::Hooks for Metric {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x50 => {
+                match &self.value {
+                    ::core::option::Option::Some(metric::Value::Count(v)) => {
+                        1 + __fastrs::Uint64::size(v)
+                    }
+                    ::core::option::Option::Some(metric::Value::Histogram(v)) => {
+                        1 + __fastrs::Msg::<Histogram>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x50 => {
+                match &self.value {
+                    ::core::option::Option::Some(metric::Value::Count(v)) => {
+                        __fastrs::compact::write::<__fastrs::Uint64>(v, &[0x50], w);
+                    }
+                    ::core::option::Option::Some(metric::Value::Histogram(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<Histogram>,
+                        >(v, &[0x5a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x50 => self.value = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Metric`].
 pub mod metric {
@@ -270,35 +286,20 @@ pub struct Stats {
 impl ::fastrs::Message for Stats {
     const FULL_NAME: &'static str = "grpc.core.Stats";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Metric>>(&self.metrics, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Metric>,
-        >(&self.metrics, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Stats, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Metric>>,
-                >(0x0a, 0, ::fastrs::table_field!(Stats, metrics)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Stats, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.metrics.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -316,4 +317,22 @@ impl ::fastrs::Message for Stats {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Stats {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Stats,
+            [__fastrs::table::Entry<Stats>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Metric>>,
+                >(0x0a, 0, ::fastrs::table_field!(Stats, metrics)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(Stats, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -30,108 +30,20 @@ pub struct AltsContext {
 impl ::fastrs::Message for AltsContext {
     const FULL_NAME: &'static str = "grpc.gcp.AltsContext";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.application_protocol.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.application_protocol);
-        }
-        if !self.record_protocol.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.record_protocol);
-        }
-        if self.security_level.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<SecurityLevel>::size(&self.security_level);
-        }
-        if !self.peer_service_account.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.peer_service_account);
-        }
-        if !self.local_service_account.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.local_service_account);
-        }
-        if let ::core::option::Option::Some(v) = &self.peer_rpc_versions {
-            n += 1 + __fastrs::Msg::<RpcProtocolVersions>::size(v);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.peer_attributes.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.peer_attributes.iter(), &[0x3a], w);
-        if let ::core::option::Option::Some(v) = &self.peer_rpc_versions {
-            __fastrs::compact::write::<
-                __fastrs::Msg<RpcProtocolVersions>,
-            >(v, &[0x32], w);
-        }
-        if !self.local_service_account.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.local_service_account, &[0x2a], w);
-        }
-        if !self.peer_service_account.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.peer_service_account, &[0x22], w);
-        }
-        if self.security_level.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<SecurityLevel>,
-            >(&self.security_level, &[0x18], w);
-        }
-        if !self.record_protocol.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.record_protocol, &[0x12], w);
-        }
-        if !self.application_protocol.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.application_protocol, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AltsContext, 7> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(AltsContext, application_protocol)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(AltsContext, record_protocol)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<SecurityLevel>>,
-                >(0x18, 0, ::fastrs::table_field!(AltsContext, security_level)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(AltsContext, peer_service_account)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(AltsContext, local_service_account)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RpcProtocolVersions>>,
-                >(0x32, 0, ::fastrs::table_field!(AltsContext, peer_rpc_versions)),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(AltsContext, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.application_protocol.clear();
-        self.record_protocol.clear();
-        self.security_level = ::core::default::Default::default();
-        self.peer_service_account.clear();
-        self.local_service_account.clear();
-        self.peer_rpc_versions = ::core::option::Option::None;
-        self.peer_attributes.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -151,7 +63,38 @@ impl ::fastrs::Message for AltsContext {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for AltsContext {
+impl __fastrs::table::Tabled for AltsContext {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            AltsContext,
+            [__fastrs::table::Entry<AltsContext>; 7],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(AltsContext, application_protocol)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(AltsContext, record_protocol)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::OpenEnum<SecurityLevel>>,
+                >(0x18, 0, ::fastrs::table_field!(AltsContext, security_level)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x22, 0, ::fastrs::table_field!(AltsContext, peer_service_account)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x2a, 0, ::fastrs::table_field!(AltsContext, local_service_account)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<RpcProtocolVersions>>,
+                >(0x32, 0, ::fastrs::table_field!(AltsContext, peer_rpc_versions)),
+                __fastrs::table::Entry::hooked(0x3a),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7],
+            ::fastrs::table_field!(AltsContext, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -179,6 +122,34 @@ impl __fastrs::table::Hooks for AltsContext {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x3a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.peer_attributes.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x3a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.peer_attributes.iter(), &[0x3a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x3a => self.peer_attributes.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Endpoint {
@@ -196,59 +167,20 @@ pub struct Endpoint {
 impl ::fastrs::Message for Endpoint {
     const FULL_NAME: &'static str = "grpc.gcp.Endpoint";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.ip_address.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.ip_address);
-        }
-        if self.port != 0 {
-            n += 1 + __fastrs::Int32::size(&self.port);
-        }
-        if self.protocol.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<NetworkProtocol>::size(&self.protocol);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.protocol.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<NetworkProtocol>,
-            >(&self.protocol, &[0x18], w);
-        }
-        if self.port != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.port, &[0x10], w);
-        }
-        if !self.ip_address.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.ip_address, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Endpoint, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Endpoint, ip_address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(Endpoint, port)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<NetworkProtocol>>,
-                >(0x18, 0, ::fastrs::table_field!(Endpoint, protocol)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Endpoint, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.ip_address.clear();
-        self.port = ::core::default::Default::default();
-        self.protocol = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -266,6 +198,30 @@ impl ::fastrs::Message for Endpoint {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Endpoint {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Endpoint,
+            [__fastrs::table::Entry<Endpoint>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Endpoint, ip_address)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x10, 0, ::fastrs::table_field!(Endpoint, port)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::OpenEnum<NetworkProtocol>>,
+                >(0x18, 0, ::fastrs::table_field!(Endpoint, protocol)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Endpoint, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Identity {
@@ -282,59 +238,20 @@ pub struct Identity {
 impl ::fastrs::Message for Identity {
     const FULL_NAME: &'static str = "grpc.gcp.Identity";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.attributes.iter(), 1);
-        if let ::core::option::Option::Some(oneof) = &self.identity_oneof {
-            n
-                += match oneof {
-                    identity::IdentityOneof::ServiceAccount(v) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    identity::IdentityOneof::Hostname(v) => 1 + __fastrs::Str::size(v),
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.attributes.iter(), &[0x1a], w);
-        match &self.identity_oneof {
-            ::core::option::Option::Some(identity::IdentityOneof::ServiceAccount(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(identity::IdentityOneof::Hostname(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Identity, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Identity, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.attributes.clear();
-        self.identity_oneof = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -354,7 +271,22 @@ impl ::fastrs::Message for Identity {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Identity {
+impl __fastrs::table::Tabled for Identity {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Identity,
+            [__fastrs::table::Entry<Identity>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+                __fastrs::table::Entry::hooked(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Identity, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -414,6 +346,61 @@ impl __fastrs::table::Hooks for Identity {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x1a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.attributes.iter(), 1)
+            }
+            0x0a => {
+                match &self.identity_oneof {
+                    ::core::option::Option::Some(
+                        identity::IdentityOneof::ServiceAccount(v),
+                    ) => 1 + __fastrs::Str::size(v),
+                    ::core::option::Option::Some(
+                        identity::IdentityOneof::Hostname(v),
+                    ) => 1 + __fastrs::Str::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x1a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.attributes.iter(), &[0x1a], w)
+            }
+            0x0a => {
+                match &self.identity_oneof {
+                    ::core::option::Option::Some(
+                        identity::IdentityOneof::ServiceAccount(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        identity::IdentityOneof::Hostname(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x1a => self.attributes.clear(),
+            0x0a => self.identity_oneof = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -476,105 +463,45 @@ pub struct StartClientHandshakeReq {
 impl ::fastrs::Message for StartClientHandshakeReq {
     const FULL_NAME: &'static str = "grpc.gcp.StartClientHandshakeReq";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.handshake_security_protocol.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        HandshakeProtocol,
-                    >::size(&self.handshake_security_protocol);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Str,
-            >(&self.application_protocols, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Str,
-            >(&self.record_protocols, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<Identity>,
-            >(&self.target_identities, 1);
-        if let ::core::option::Option::Some(v) = &self.local_identity {
-            n += 1 + __fastrs::Msg::<Identity>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_endpoint {
-            n += 1 + __fastrs::Msg::<Endpoint>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.remote_endpoint {
-            n += 1 + __fastrs::Msg::<Endpoint>::size(v);
-        }
-        if !self.target_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.target_name);
-        }
-        if let ::core::option::Option::Some(v) = &self.rpc_versions {
-            n += 1 + __fastrs::Msg::<RpcProtocolVersions>::size(v);
-        }
-        if self.max_frame_size != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.max_frame_size);
-        }
-        if !self.access_token.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.access_token);
-        }
-        if let ::core::option::Option::Some(v) = &self.transport_protocol_preferences {
-            n += 1 + __fastrs::Msg::<TransportProtocolPreferences>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.transport_protocol_preferences {
-            __fastrs::compact::write::<
-                __fastrs::Msg<TransportProtocolPreferences>,
-            >(v, &[0x62], w);
-        }
-        if !self.access_token.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.access_token, &[0x5a], w);
-        }
-        if self.max_frame_size != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.max_frame_size, &[0x50], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.rpc_versions {
-            __fastrs::compact::write::<
-                __fastrs::Msg<RpcProtocolVersions>,
-            >(v, &[0x4a], w);
-        }
-        if !self.target_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.target_name, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.remote_endpoint {
-            __fastrs::compact::write::<__fastrs::Msg<Endpoint>>(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_endpoint {
-            __fastrs::compact::write::<__fastrs::Msg<Endpoint>>(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_identity {
-            __fastrs::compact::write::<__fastrs::Msg<Identity>>(v, &[0x2a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Identity>,
-        >(&self.target_identities, &[0x22], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.record_protocols, &[0x1a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.application_protocols, &[0x12], w);
-        if self.handshake_security_protocol.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<HandshakeProtocol>,
-            >(&self.handshake_security_protocol, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartClientHandshakeReq, 12> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StartClientHandshakeReq {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StartClientHandshakeReq,
+            [__fastrs::table::Entry<StartClientHandshakeReq>; 12],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<HandshakeProtocol>>,
@@ -602,28 +529,28 @@ impl ::fastrs::Message for StartClientHandshakeReq {
                     ::fastrs::table_field!(StartClientHandshakeReq, record_protocols),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Identity>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Identity>>,
                 >(
                     0x22,
                     0,
                     ::fastrs::table_field!(StartClientHandshakeReq, target_identities),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Identity>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Identity>>,
                 >(
                     0x2a,
                     0,
                     ::fastrs::table_field!(StartClientHandshakeReq, local_identity),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Endpoint>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Endpoint>>,
                 >(
                     0x32,
                     0,
                     ::fastrs::table_field!(StartClientHandshakeReq, local_endpoint),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Endpoint>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Endpoint>>,
                 >(
                     0x3a,
                     0,
@@ -633,7 +560,7 @@ impl ::fastrs::Message for StartClientHandshakeReq {
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x42, 0, ::fastrs::table_field!(StartClientHandshakeReq, target_name)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RpcProtocolVersions>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<RpcProtocolVersions>>,
                 >(
                     0x4a,
                     0,
@@ -655,7 +582,7 @@ impl ::fastrs::Message for StartClientHandshakeReq {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<TransportProtocolPreferences>,
+                        __fastrs::table::Tab<TransportProtocolPreferences>,
                     >,
                 >(
                     0x62,
@@ -668,39 +595,8 @@ impl ::fastrs::Message for StartClientHandshakeReq {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
             ::fastrs::table_field!(StartClientHandshakeReq, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.handshake_security_protocol = ::core::default::Default::default();
-        self.application_protocols.clear();
-        self.record_protocols.clear();
-        self.target_identities.clear();
-        self.local_identity = ::core::option::Option::None;
-        self.local_endpoint = ::core::option::Option::None;
-        self.remote_endpoint = ::core::option::Option::None;
-        self.target_name.clear();
-        self.rpc_versions = ::core::option::Option::None;
-        self.max_frame_size = ::core::default::Default::default();
-        self.access_token.clear();
-        self.transport_protocol_preferences = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 impl ::core::fmt::Debug for StartClientHandshakeReq {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -744,67 +640,20 @@ pub struct ServerHandshakeParameters {
 impl ::fastrs::Message for ServerHandshakeParameters {
     const FULL_NAME: &'static str = "grpc.gcp.ServerHandshakeParameters";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Str,
-            >(&self.record_protocols, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<Identity>,
-            >(&self.local_identities, 1);
-        if let ::core::option::Option::Some(v) = &self.token {
-            n += 1 + __fastrs::Str::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.token {
-            __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Identity>,
-        >(&self.local_identities, &[0x12], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.record_protocols, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerHandshakeParameters, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ServerHandshakeParameters, record_protocols),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Identity>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ServerHandshakeParameters, local_identities),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ServerHandshakeParameters, token)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ServerHandshakeParameters, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.record_protocols.clear();
-        self.local_identities.clear();
-        self.token = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -822,6 +671,38 @@ impl ::fastrs::Message for ServerHandshakeParameters {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServerHandshakeParameters {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerHandshakeParameters,
+            [__fastrs::table::Entry<ServerHandshakeParameters>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(ServerHandshakeParameters, record_protocols),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Identity>>,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(ServerHandshakeParameters, local_identities),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(ServerHandshakeParameters, token)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(ServerHandshakeParameters, unknown_fields),
+        );
+        &TABLE
+    };
 }
 impl ::core::fmt::Debug for ServerHandshakeParameters {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -880,145 +761,20 @@ pub struct StartServerHandshakeReq {
 impl ::fastrs::Message for StartServerHandshakeReq {
     const FULL_NAME: &'static str = "grpc.gcp.StartServerHandshakeReq";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Str,
-            >(&self.application_protocols, 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Int32,
-                __fastrs::Msg<ServerHandshakeParameters>,
-            >(self.handshake_parameters.iter(), 1);
-        if !self.in_bytes.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.in_bytes);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_endpoint {
-            n += 1 + __fastrs::Msg::<Endpoint>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.remote_endpoint {
-            n += 1 + __fastrs::Msg::<Endpoint>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.rpc_versions {
-            n += 1 + __fastrs::Msg::<RpcProtocolVersions>::size(v);
-        }
-        if self.max_frame_size != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.max_frame_size);
-        }
-        if let ::core::option::Option::Some(v) = &self.transport_protocol_preferences {
-            n += 1 + __fastrs::Msg::<TransportProtocolPreferences>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.transport_protocol_preferences {
-            __fastrs::compact::write::<
-                __fastrs::Msg<TransportProtocolPreferences>,
-            >(v, &[0x42], w);
-        }
-        if self.max_frame_size != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.max_frame_size, &[0x38], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.rpc_versions {
-            __fastrs::compact::write::<
-                __fastrs::Msg<RpcProtocolVersions>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.remote_endpoint {
-            __fastrs::compact::write::<__fastrs::Msg<Endpoint>>(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_endpoint {
-            __fastrs::compact::write::<__fastrs::Msg<Endpoint>>(v, &[0x22], w);
-        }
-        if !self.in_bytes.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.in_bytes, &[0x1a], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Int32,
-            __fastrs::Msg<ServerHandshakeParameters>,
-        >(self.handshake_parameters.iter(), &[0x12], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.application_protocols, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartServerHandshakeReq, 8> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartServerHandshakeReq, application_protocols
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(StartServerHandshakeReq, in_bytes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Endpoint>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, local_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Endpoint>>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, remote_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RpcProtocolVersions>>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, rpc_versions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, max_frame_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<TransportProtocolPreferences>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartServerHandshakeReq, transport_protocol_preferences
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(StartServerHandshakeReq, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.application_protocols.clear();
-        self.handshake_parameters.clear();
-        self.in_bytes.clear();
-        self.local_endpoint = ::core::option::Option::None;
-        self.remote_endpoint = ::core::option::Option::None;
-        self.rpc_versions = ::core::option::Option::None;
-        self.max_frame_size = ::core::default::Default::default();
-        self.transport_protocol_preferences = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1038,7 +794,71 @@ impl ::fastrs::Message for StartServerHandshakeReq {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for StartServerHandshakeReq {
+impl __fastrs::table::Tabled for StartServerHandshakeReq {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StartServerHandshakeReq,
+            [__fastrs::table::Entry<StartServerHandshakeReq>; 8],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(
+                        StartServerHandshakeReq, application_protocols
+                    ),
+                ),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x1a, 0, ::fastrs::table_field!(StartServerHandshakeReq, in_bytes)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Endpoint>>,
+                >(
+                    0x22,
+                    0,
+                    ::fastrs::table_field!(StartServerHandshakeReq, local_endpoint),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Endpoint>>,
+                >(
+                    0x2a,
+                    0,
+                    ::fastrs::table_field!(StartServerHandshakeReq, remote_endpoint),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<RpcProtocolVersions>>,
+                >(
+                    0x32,
+                    0,
+                    ::fastrs::table_field!(StartServerHandshakeReq, rpc_versions),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(
+                    0x38,
+                    0,
+                    ::fastrs::table_field!(StartServerHandshakeReq, max_frame_size),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<TransportProtocolPreferences>,
+                    >,
+                >(
+                    0x42,
+                    0,
+                    ::fastrs::table_field!(
+                        StartServerHandshakeReq, transport_protocol_preferences
+                    ),
+                ),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
+            ::fastrs::table_field!(StartServerHandshakeReq, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1066,6 +886,34 @@ impl __fastrs::table::Hooks for StartServerHandshakeReq {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                __fastrs::size_map::<
+                    __fastrs::Int32,
+                    __fastrs::Msg<ServerHandshakeParameters>,
+                >(self.handshake_parameters.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                __fastrs::write_map::<
+                    __fastrs::Int32,
+                    __fastrs::Msg<ServerHandshakeParameters>,
+                >(self.handshake_parameters.iter(), &[0x12], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.handshake_parameters.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NextHandshakeMessageReq {
@@ -1084,32 +932,45 @@ pub struct NextHandshakeMessageReq {
 impl ::fastrs::Message for NextHandshakeMessageReq {
     const FULL_NAME: &'static str = "grpc.gcp.NextHandshakeMessageReq";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.in_bytes.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.in_bytes);
-        }
-        if self.network_latency_ms != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.network_latency_ms);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.network_latency_ms != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.network_latency_ms, &[0x10], w);
-        }
-        if !self.in_bytes.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.in_bytes, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NextHandshakeMessageReq, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NextHandshakeMessageReq {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NextHandshakeMessageReq,
+            [__fastrs::table::Entry<NextHandshakeMessageReq>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
@@ -1125,29 +986,8 @@ impl ::fastrs::Message for NextHandshakeMessageReq {
             &[0, 1, 2],
             ::fastrs::table_field!(NextHandshakeMessageReq, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.in_bytes.clear();
-        self.network_latency_ms = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HandshakerReq {
@@ -1159,63 +999,20 @@ pub struct HandshakerReq {
 impl ::fastrs::Message for HandshakerReq {
     const FULL_NAME: &'static str = "grpc.gcp.HandshakerReq";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.req_oneof {
-            n
-                += match oneof {
-                    handshaker_req::ReqOneof::ClientStart(v) => {
-                        1 + __fastrs::Msg::<StartClientHandshakeReq>::size(v)
-                    }
-                    handshaker_req::ReqOneof::ServerStart(v) => {
-                        1 + __fastrs::Msg::<StartServerHandshakeReq>::size(v)
-                    }
-                    handshaker_req::ReqOneof::Next(v) => {
-                        1 + __fastrs::Msg::<NextHandshakeMessageReq>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.req_oneof {
-            ::core::option::Option::Some(handshaker_req::ReqOneof::ClientStart(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<StartClientHandshakeReq>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(handshaker_req::ReqOneof::ServerStart(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<StartServerHandshakeReq>,
-                >(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NextHandshakeMessageReq>,
-                >(v, &[0x1a], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerReq, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(HandshakerReq, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.req_oneof = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1235,7 +1032,22 @@ impl ::fastrs::Message for HandshakerReq {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for HandshakerReq {
+impl __fastrs::table::Tabled for HandshakerReq {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HandshakerReq,
+            [__fastrs::table::Entry<HandshakerReq>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(HandshakerReq, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1307,6 +1119,60 @@ impl __fastrs::table::Hooks for HandshakerReq {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.req_oneof {
+                    ::core::option::Option::Some(
+                        handshaker_req::ReqOneof::ClientStart(v),
+                    ) => 1 + __fastrs::Msg::<StartClientHandshakeReq>::size(v),
+                    ::core::option::Option::Some(
+                        handshaker_req::ReqOneof::ServerStart(v),
+                    ) => 1 + __fastrs::Msg::<StartServerHandshakeReq>::size(v),
+                    ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
+                        1 + __fastrs::Msg::<NextHandshakeMessageReq>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.req_oneof {
+                    ::core::option::Option::Some(
+                        handshaker_req::ReqOneof::ClientStart(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<StartClientHandshakeReq>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        handshaker_req::ReqOneof::ServerStart(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<StartServerHandshakeReq>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NextHandshakeMessageReq>,
+                        >(v, &[0x1a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.req_oneof = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`HandshakerReq`].
 pub mod handshaker_req {
@@ -1351,82 +1217,45 @@ pub struct HandshakerResult {
 impl ::fastrs::Message for HandshakerResult {
     const FULL_NAME: &'static str = "grpc.gcp.HandshakerResult";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.application_protocol.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.application_protocol);
-        }
-        if !self.record_protocol.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.record_protocol);
-        }
-        if !self.key_data.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.key_data);
-        }
-        if let ::core::option::Option::Some(v) = &self.peer_identity {
-            n += 1 + __fastrs::Msg::<Identity>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_identity {
-            n += 1 + __fastrs::Msg::<Identity>::size(v);
-        }
-        if self.keep_channel_open {
-            n += 1 + __fastrs::Bool::size(&self.keep_channel_open);
-        }
-        if let ::core::option::Option::Some(v) = &self.peer_rpc_versions {
-            n += 1 + __fastrs::Msg::<RpcProtocolVersions>::size(v);
-        }
-        if self.max_frame_size != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.max_frame_size);
-        }
-        if let ::core::option::Option::Some(v) = &self.transport_protocol {
-            n += 1 + __fastrs::Msg::<NegotiatedTransportProtocol>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.transport_protocol {
-            __fastrs::compact::write::<
-                __fastrs::Msg<NegotiatedTransportProtocol>,
-            >(v, &[0x4a], w);
-        }
-        if self.max_frame_size != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.max_frame_size, &[0x40], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.peer_rpc_versions {
-            __fastrs::compact::write::<
-                __fastrs::Msg<RpcProtocolVersions>,
-            >(v, &[0x3a], w);
-        }
-        if self.keep_channel_open {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.keep_channel_open, &[0x30], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_identity {
-            __fastrs::compact::write::<__fastrs::Msg<Identity>>(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.peer_identity {
-            __fastrs::compact::write::<__fastrs::Msg<Identity>>(v, &[0x22], w);
-        }
-        if !self.key_data.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.key_data, &[0x1a], w);
-        }
-        if !self.record_protocol.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.record_protocol, &[0x12], w);
-        }
-        if !self.application_protocol.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.application_protocol, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerResult, 9> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HandshakerResult {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HandshakerResult,
+            [__fastrs::table::Entry<HandshakerResult>; 9],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1442,57 +1271,31 @@ impl ::fastrs::Message for HandshakerResult {
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(0x1a, 0, ::fastrs::table_field!(HandshakerResult, key_data)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Identity>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Identity>>,
                 >(0x22, 0, ::fastrs::table_field!(HandshakerResult, peer_identity)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Identity>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Identity>>,
                 >(0x2a, 0, ::fastrs::table_field!(HandshakerResult, local_identity)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x30, 0, ::fastrs::table_field!(HandshakerResult, keep_channel_open)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RpcProtocolVersions>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<RpcProtocolVersions>>,
                 >(0x3a, 0, ::fastrs::table_field!(HandshakerResult, peer_rpc_versions)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Uint32>,
                 >(0x40, 0, ::fastrs::table_field!(HandshakerResult, max_frame_size)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<NegotiatedTransportProtocol>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<NegotiatedTransportProtocol>,
+                    >,
                 >(0x4a, 0, ::fastrs::table_field!(HandshakerResult, transport_protocol)),
             ],
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
             ::fastrs::table_field!(HandshakerResult, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.application_protocol.clear();
-        self.record_protocol.clear();
-        self.key_data.clear();
-        self.peer_identity = ::core::option::Option::None;
-        self.local_identity = ::core::option::Option::None;
-        self.keep_channel_open = ::core::default::Default::default();
-        self.peer_rpc_versions = ::core::option::Option::None;
-        self.max_frame_size = ::core::default::Default::default();
-        self.transport_protocol = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HandshakerStatus {
@@ -1507,47 +1310,20 @@ pub struct HandshakerStatus {
 impl ::fastrs::Message for HandshakerStatus {
     const FULL_NAME: &'static str = "grpc.gcp.HandshakerStatus";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.code != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.code);
-        }
-        if !self.details.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.details);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.details.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.details, &[0x12], w);
-        }
-        if self.code != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.code, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerStatus, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(HandshakerStatus, code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(HandshakerStatus, details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(HandshakerStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.code = ::core::default::Default::default();
-        self.details.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1565,6 +1341,27 @@ impl ::fastrs::Message for HandshakerStatus {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HandshakerStatus {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HandshakerStatus,
+            [__fastrs::table::Entry<HandshakerStatus>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x08, 0, ::fastrs::table_field!(HandshakerStatus, code)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(HandshakerStatus, details)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(HandshakerStatus, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HandshakerResp {
@@ -1590,69 +1387,20 @@ pub struct HandshakerResp {
 impl ::fastrs::Message for HandshakerResp {
     const FULL_NAME: &'static str = "grpc.gcp.HandshakerResp";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.out_frames.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.out_frames);
-        }
-        if self.bytes_consumed != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.bytes_consumed);
-        }
-        if let ::core::option::Option::Some(v) = &self.result {
-            n += 1 + __fastrs::Msg::<HandshakerResult>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.status {
-            n += 1 + __fastrs::Msg::<HandshakerStatus>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.status {
-            __fastrs::compact::write::<__fastrs::Msg<HandshakerStatus>>(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.result {
-            __fastrs::compact::write::<__fastrs::Msg<HandshakerResult>>(v, &[0x1a], w);
-        }
-        if self.bytes_consumed != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.bytes_consumed, &[0x10], w);
-        }
-        if !self.out_frames.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.out_frames, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandshakerResp, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(HandshakerResp, out_frames)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(HandshakerResp, bytes_consumed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HandshakerResult>>,
-                >(0x1a, 0, ::fastrs::table_field!(HandshakerResp, result)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HandshakerStatus>>,
-                >(0x22, 0, ::fastrs::table_field!(HandshakerResp, status)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(HandshakerResp, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.out_frames.clear();
-        self.bytes_consumed = ::core::default::Default::default();
-        self.result = ::core::option::Option::None;
-        self.status = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1670,6 +1418,33 @@ impl ::fastrs::Message for HandshakerResp {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HandshakerResp {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HandshakerResp,
+            [__fastrs::table::Entry<HandshakerResp>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x0a, 0, ::fastrs::table_field!(HandshakerResp, out_frames)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x10, 0, ::fastrs::table_field!(HandshakerResp, bytes_consumed)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<HandshakerResult>>,
+                >(0x1a, 0, ::fastrs::table_field!(HandshakerResp, result)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<HandshakerStatus>>,
+                >(0x22, 0, ::fastrs::table_field!(HandshakerResp, status)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(HandshakerResp, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Max and min supported RPC protocol versions.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1685,55 +1460,20 @@ pub struct RpcProtocolVersions {
 impl ::fastrs::Message for RpcProtocolVersions {
     const FULL_NAME: &'static str = "grpc.gcp.RpcProtocolVersions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.max_rpc_version {
-            n += 1 + __fastrs::Msg::<rpc_protocol_versions::Version>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.min_rpc_version {
-            n += 1 + __fastrs::Msg::<rpc_protocol_versions::Version>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.min_rpc_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<rpc_protocol_versions::Version>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.max_rpc_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<rpc_protocol_versions::Version>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RpcProtocolVersions, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<rpc_protocol_versions::Version>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(RpcProtocolVersions, max_rpc_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<rpc_protocol_versions::Version>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(RpcProtocolVersions, min_rpc_version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RpcProtocolVersions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.max_rpc_version = ::core::option::Option::None;
-        self.min_rpc_version = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1752,10 +1492,34 @@ impl ::fastrs::Message for RpcProtocolVersions {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RpcProtocolVersions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RpcProtocolVersions,
+            [__fastrs::table::Entry<RpcProtocolVersions>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<rpc_protocol_versions::Version>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(RpcProtocolVersions, max_rpc_version)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<rpc_protocol_versions::Version>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(RpcProtocolVersions, min_rpc_version)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(RpcProtocolVersions, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// Types nested in [`RpcProtocolVersions`].
 pub mod rpc_protocol_versions {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// RPC version contains a major version and a minor version.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Version {
@@ -1768,47 +1532,20 @@ pub mod rpc_protocol_versions {
     impl ::fastrs::Message for Version {
         const FULL_NAME: &'static str = "grpc.gcp.RpcProtocolVersions.Version";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.major != 0 {
-                n += 1 + __fastrs::Uint32::size(&self.major);
-            }
-            if self.minor != 0 {
-                n += 1 + __fastrs::Uint32::size(&self.minor);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.minor != 0 {
-                __fastrs::compact::write::<__fastrs::Uint32>(&self.minor, &[0x10], w);
-            }
-            if self.major != 0 {
-                __fastrs::compact::write::<__fastrs::Uint32>(&self.major, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Version, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Uint32>,
-                    >(0x08, 0, ::fastrs::table_field!(Version, major)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Uint32>,
-                    >(0x10, 0, ::fastrs::table_field!(Version, minor)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Version, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.major = ::core::default::Default::default();
-            self.minor = ::core::default::Default::default();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1827,6 +1564,27 @@ pub mod rpc_protocol_versions {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Version {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Version,
+                [__fastrs::table::Entry<Version>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Uint32>,
+                    >(0x08, 0, ::fastrs::table_field!(Version, major)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Uint32>,
+                    >(0x10, 0, ::fastrs::table_field!(Version, minor)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(Version, unknown_fields),
+            );
+            &TABLE
+        };
+    }
 }
 /// The ordered list of protocols that the client wishes to use, or the set
 /// that the server supports.
@@ -1840,25 +1598,45 @@ pub struct TransportProtocolPreferences {
 impl ::fastrs::Message for TransportProtocolPreferences {
     const FULL_NAME: &'static str = "grpc.gcp.TransportProtocolPreferences";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Str,
-            >(&self.transport_protocol, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.transport_protocol, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TransportProtocolPreferences, 1> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TransportProtocolPreferences {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TransportProtocolPreferences,
+            [__fastrs::table::Entry<TransportProtocolPreferences>; 1],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
@@ -1873,11 +1651,34 @@ impl ::fastrs::Message for TransportProtocolPreferences {
             &[0, 1],
             ::fastrs::table_field!(TransportProtocolPreferences, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+/// The negotiated transport protocol.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NegotiatedTransportProtocol {
+    pub transport_protocol: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NegotiatedTransportProtocol {
+    const FULL_NAME: &'static str = "grpc.gcp.NegotiatedTransportProtocol";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.transport_protocol.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1896,37 +1697,13 @@ impl ::fastrs::Message for TransportProtocolPreferences {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// The negotiated transport protocol.
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NegotiatedTransportProtocol {
-    pub transport_protocol: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for NegotiatedTransportProtocol {
-    const FULL_NAME: &'static str = "grpc.gcp.NegotiatedTransportProtocol";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.transport_protocol.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.transport_protocol);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.transport_protocol.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.transport_protocol, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NegotiatedTransportProtocol, 1> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for NegotiatedTransportProtocol {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NegotiatedTransportProtocol,
+            [__fastrs::table::Entry<NegotiatedTransportProtocol>; 1],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1941,28 +1718,8 @@ impl ::fastrs::Message for NegotiatedTransportProtocol {
             &[0, 1],
             ::fastrs::table_field!(NegotiatedTransportProtocol, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.transport_protocol.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]

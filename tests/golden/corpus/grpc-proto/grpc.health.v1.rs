@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HealthCheckRequest {
     pub service: ::fastrs::alloc::string::String,
@@ -14,37 +13,20 @@ pub struct HealthCheckRequest {
 impl ::fastrs::Message for HealthCheckRequest {
     const FULL_NAME: &'static str = "grpc.health.v1.HealthCheckRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.service);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HealthCheckRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HealthCheckRequest, service)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(HealthCheckRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.service.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -62,6 +44,24 @@ impl ::fastrs::Message for HealthCheckRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HealthCheckRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HealthCheckRequest,
+            [__fastrs::table::Entry<HealthCheckRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(HealthCheckRequest, service)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(HealthCheckRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HealthCheckResponse {
@@ -73,45 +73,20 @@ pub struct HealthCheckResponse {
 impl ::fastrs::Message for HealthCheckResponse {
     const FULL_NAME: &'static str = "grpc.health.v1.HealthCheckResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        health_check_response::ServingStatus,
-                    >::size(&self.status);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<health_check_response::ServingStatus>,
-            >(&self.status, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HealthCheckResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<health_check_response::ServingStatus>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(HealthCheckResponse, status)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(HealthCheckResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.status = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -129,6 +104,26 @@ impl ::fastrs::Message for HealthCheckResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HealthCheckResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HealthCheckResponse,
+            [__fastrs::table::Entry<HealthCheckResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<health_check_response::ServingStatus>,
+                    >,
+                >(0x08, 0, ::fastrs::table_field!(HealthCheckResponse, status)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(HealthCheckResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Types nested in [`HealthCheckResponse`].
 pub mod health_check_response {
@@ -185,25 +180,20 @@ pub struct HealthListRequest {
 impl ::fastrs::Message for HealthListRequest {
     const FULL_NAME: &'static str = "grpc.health.v1.HealthListRequest";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HealthListRequest, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(HealthListRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -221,6 +211,20 @@ impl ::fastrs::Message for HealthListRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HealthListRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HealthListRequest,
+            [__fastrs::table::Entry<HealthListRequest>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(HealthListRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HealthListResponse {
@@ -236,36 +240,20 @@ pub struct HealthListResponse {
 impl ::fastrs::Message for HealthListResponse {
     const FULL_NAME: &'static str = "grpc.health.v1.HealthListResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<HealthCheckResponse>,
-            >(self.statuses.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<HealthCheckResponse>,
-        >(self.statuses.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HealthListResponse, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(HealthListResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.statuses.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -285,7 +273,18 @@ impl ::fastrs::Message for HealthListResponse {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for HealthListResponse {
+impl __fastrs::table::Tabled for HealthListResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HealthListResponse,
+            [__fastrs::table::Entry<HealthListResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(HealthListResponse, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -311,6 +310,34 @@ impl __fastrs::table::Hooks for HealthListResponse {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<HealthCheckResponse>,
+                >(self.statuses.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<HealthCheckResponse>,
+                >(self.statuses.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.statuses.clear(),
+            _ => {}
         }
     }
 }

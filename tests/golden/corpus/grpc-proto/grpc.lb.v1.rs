@@ -16,53 +16,20 @@ pub struct LoadBalanceRequest {
 impl ::fastrs::Message for LoadBalanceRequest {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadBalanceRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.load_balance_request_type {
-            n
-                += match oneof {
-                    load_balance_request::LoadBalanceRequestType::InitialRequest(v) => {
-                        1 + __fastrs::Msg::<InitialLoadBalanceRequest>::size(v)
-                    }
-                    load_balance_request::LoadBalanceRequestType::ClientStats(v) => {
-                        1 + __fastrs::Msg::<ClientStats>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.load_balance_request_type {
-            ::core::option::Option::Some(
-                load_balance_request::LoadBalanceRequestType::InitialRequest(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<InitialLoadBalanceRequest>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(
-                load_balance_request::LoadBalanceRequestType::ClientStats(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Msg<ClientStats>>(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalanceRequest, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(LoadBalanceRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.load_balance_request_type = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -82,7 +49,21 @@ impl ::fastrs::Message for LoadBalanceRequest {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadBalanceRequest {
+impl __fastrs::table::Tabled for LoadBalanceRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadBalanceRequest,
+            [__fastrs::table::Entry<LoadBalanceRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(LoadBalanceRequest, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -135,6 +116,52 @@ impl __fastrs::table::Hooks for LoadBalanceRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.load_balance_request_type {
+                    ::core::option::Option::Some(
+                        load_balance_request::LoadBalanceRequestType::InitialRequest(v),
+                    ) => 1 + __fastrs::Msg::<InitialLoadBalanceRequest>::size(v),
+                    ::core::option::Option::Some(
+                        load_balance_request::LoadBalanceRequestType::ClientStats(v),
+                    ) => 1 + __fastrs::Msg::<ClientStats>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.load_balance_request_type {
+                    ::core::option::Option::Some(
+                        load_balance_request::LoadBalanceRequestType::InitialRequest(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<InitialLoadBalanceRequest>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        load_balance_request::LoadBalanceRequestType::ClientStats(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ClientStats>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.load_balance_request_type = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`LoadBalanceRequest`].
 pub mod load_balance_request {
@@ -161,37 +188,20 @@ pub struct InitialLoadBalanceRequest {
 impl ::fastrs::Message for InitialLoadBalanceRequest {
     const FULL_NAME: &'static str = "grpc.lb.v1.InitialLoadBalanceRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadBalanceRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(InitialLoadBalanceRequest, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(InitialLoadBalanceRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -209,6 +219,24 @@ impl ::fastrs::Message for InitialLoadBalanceRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for InitialLoadBalanceRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            InitialLoadBalanceRequest,
+            [__fastrs::table::Entry<InitialLoadBalanceRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(InitialLoadBalanceRequest, name)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(InitialLoadBalanceRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Contains the number of calls finished for a particular load balance token.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -224,53 +252,20 @@ pub struct ClientStatsPerToken {
 impl ::fastrs::Message for ClientStatsPerToken {
     const FULL_NAME: &'static str = "grpc.lb.v1.ClientStatsPerToken";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.load_balance_token.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.load_balance_token);
-        }
-        if self.num_calls != 0 {
-            n += 1 + __fastrs::Int64::size(&self.num_calls);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.num_calls != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.num_calls, &[0x10], w);
-        }
-        if !self.load_balance_token.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.load_balance_token, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStatsPerToken, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ClientStatsPerToken, load_balance_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(ClientStatsPerToken, num_calls)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ClientStatsPerToken, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.load_balance_token.clear();
-        self.num_calls = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -288,6 +283,31 @@ impl ::fastrs::Message for ClientStatsPerToken {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClientStatsPerToken {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientStatsPerToken,
+            [__fastrs::table::Entry<ClientStatsPerToken>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(ClientStatsPerToken, load_balance_token),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x10, 0, ::fastrs::table_field!(ClientStatsPerToken, num_calls)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ClientStatsPerToken, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Contains client level statistics that are useful to load balancing. Each
 /// count except the timestamp should be reset to zero after reporting the stats.
@@ -313,69 +333,45 @@ pub struct ClientStats {
 impl ::fastrs::Message for ClientStats {
     const FULL_NAME: &'static str = "grpc.lb.v1.ClientStats";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.timestamp {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.num_calls_started != 0 {
-            n += 1 + __fastrs::Int64::size(&self.num_calls_started);
-        }
-        if self.num_calls_finished != 0 {
-            n += 1 + __fastrs::Int64::size(&self.num_calls_finished);
-        }
-        if self.num_calls_finished_with_client_failed_to_send != 0 {
-            n
-                += 1
-                    + __fastrs::Int64::size(
-                        &self.num_calls_finished_with_client_failed_to_send,
-                    );
-        }
-        if self.num_calls_finished_known_received != 0 {
-            n += 1 + __fastrs::Int64::size(&self.num_calls_finished_known_received);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ClientStatsPerToken>,
-            >(&self.calls_finished_with_drop, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ClientStatsPerToken>,
-        >(&self.calls_finished_with_drop, &[0x42], w);
-        if self.num_calls_finished_known_received != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_calls_finished_known_received, &[0x38], w);
-        }
-        if self.num_calls_finished_with_client_failed_to_send != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_calls_finished_with_client_failed_to_send, &[0x30], w);
-        }
-        if self.num_calls_finished != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_calls_finished, &[0x18], w);
-        }
-        if self.num_calls_started != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_calls_started, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.timestamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStats, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClientStats {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientStats,
+            [__fastrs::table::Entry<ClientStats>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -407,39 +403,14 @@ impl ::fastrs::Message for ClientStats {
                     ),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ClientStatsPerToken>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ClientStatsPerToken>>,
                 >(0x42, 0, ::fastrs::table_field!(ClientStats, calls_finished_with_drop)),
             ],
             &[0, 1, 2, 3, 0, 0, 4, 5, 6],
             ::fastrs::table_field!(ClientStats, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.timestamp = ::core::option::Option::None;
-        self.num_calls_started = ::core::default::Default::default();
-        self.num_calls_finished = ::core::default::Default::default();
-        self.num_calls_finished_with_client_failed_to_send = ::core::default::Default::default();
-        self.num_calls_finished_known_received = ::core::default::Default::default();
-        self.calls_finished_with_drop.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadBalanceResponse {
@@ -453,67 +424,20 @@ pub struct LoadBalanceResponse {
 impl ::fastrs::Message for LoadBalanceResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadBalanceResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.load_balance_response_type {
-            n
-                += match oneof {
-                    load_balance_response::LoadBalanceResponseType::InitialResponse(
-                        v,
-                    ) => 1 + __fastrs::Msg::<InitialLoadBalanceResponse>::size(v),
-                    load_balance_response::LoadBalanceResponseType::ServerList(v) => {
-                        1 + __fastrs::Msg::<ServerList>::size(v)
-                    }
-                    load_balance_response::LoadBalanceResponseType::FallbackResponse(
-                        v,
-                    ) => 1 + __fastrs::Msg::<FallbackResponse>::size(v),
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.load_balance_response_type {
-            ::core::option::Option::Some(
-                load_balance_response::LoadBalanceResponseType::InitialResponse(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<InitialLoadBalanceResponse>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(
-                load_balance_response::LoadBalanceResponseType::ServerList(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Msg<ServerList>>(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(
-                load_balance_response::LoadBalanceResponseType::FallbackResponse(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<FallbackResponse>,
-                >(v, &[0x1a], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalanceResponse, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadBalanceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.load_balance_response_type = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -533,7 +457,22 @@ impl ::fastrs::Message for LoadBalanceResponse {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadBalanceResponse {
+impl __fastrs::table::Tabled for LoadBalanceResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadBalanceResponse,
+            [__fastrs::table::Entry<LoadBalanceResponse>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(LoadBalanceResponse, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -611,6 +550,70 @@ impl __fastrs::table::Hooks for LoadBalanceResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.load_balance_response_type {
+                    ::core::option::Option::Some(
+                        load_balance_response::LoadBalanceResponseType::InitialResponse(
+                            v,
+                        ),
+                    ) => 1 + __fastrs::Msg::<InitialLoadBalanceResponse>::size(v),
+                    ::core::option::Option::Some(
+                        load_balance_response::LoadBalanceResponseType::ServerList(v),
+                    ) => 1 + __fastrs::Msg::<ServerList>::size(v),
+                    ::core::option::Option::Some(
+                        load_balance_response::LoadBalanceResponseType::FallbackResponse(
+                            v,
+                        ),
+                    ) => 1 + __fastrs::Msg::<FallbackResponse>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.load_balance_response_type {
+                    ::core::option::Option::Some(
+                        load_balance_response::LoadBalanceResponseType::InitialResponse(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<InitialLoadBalanceResponse>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        load_balance_response::LoadBalanceResponseType::ServerList(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ServerList>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        load_balance_response::LoadBalanceResponseType::FallbackResponse(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<FallbackResponse>,
+                        >(v, &[0x1a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.load_balance_response_type = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`LoadBalanceResponse`].
 pub mod load_balance_response {
@@ -635,25 +638,20 @@ pub struct FallbackResponse {
 impl ::fastrs::Message for FallbackResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.FallbackResponse";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FallbackResponse, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(FallbackResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -671,6 +669,20 @@ impl ::fastrs::Message for FallbackResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for FallbackResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            FallbackResponse,
+            [__fastrs::table::Entry<FallbackResponse>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(FallbackResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct InitialLoadBalanceResponse {
@@ -687,26 +699,45 @@ pub struct InitialLoadBalanceResponse {
 impl ::fastrs::Message for InitialLoadBalanceResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.InitialLoadBalanceResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.client_stats_report_interval {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.client_stats_report_interval {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadBalanceResponse, 1> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for InitialLoadBalanceResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            InitialLoadBalanceResponse,
+            [__fastrs::table::Entry<InitialLoadBalanceResponse>; 1],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -723,28 +754,8 @@ impl ::fastrs::Message for InitialLoadBalanceResponse {
             &[0, 0, 1],
             ::fastrs::table_field!(InitialLoadBalanceResponse, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.client_stats_report_interval = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerList {
@@ -760,35 +771,20 @@ pub struct ServerList {
 impl ::fastrs::Message for ServerList {
     const FULL_NAME: &'static str = "grpc.lb.v1.ServerList";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Server>>(&self.servers, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Server>,
-        >(&self.servers, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerList, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Server>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerList, servers)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServerList, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.servers.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -806,6 +802,24 @@ impl ::fastrs::Message for ServerList {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServerList {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerList,
+            [__fastrs::table::Entry<ServerList>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Server>>,
+                >(0x0a, 0, ::fastrs::table_field!(ServerList, servers)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ServerList, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Contains server information. When the drop field is not true, use the other
 /// fields.
@@ -835,44 +849,45 @@ pub struct Server {
 impl ::fastrs::Message for Server {
     const FULL_NAME: &'static str = "grpc.lb.v1.Server";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.ip_address.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.ip_address);
-        }
-        if self.port != 0 {
-            n += 1 + __fastrs::Int32::size(&self.port);
-        }
-        if !self.load_balance_token.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.load_balance_token);
-        }
-        if self.drop {
-            n += 1 + __fastrs::Bool::size(&self.drop);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.drop {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.drop, &[0x20], w);
-        }
-        if !self.load_balance_token.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.load_balance_token, &[0x1a], w);
-        }
-        if self.port != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.port, &[0x10], w);
-        }
-        if !self.ip_address.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.ip_address, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Server, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Server {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Server,
+            [__fastrs::table::Entry<Server>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
@@ -890,31 +905,8 @@ impl ::fastrs::Message for Server {
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(Server, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.ip_address.clear();
-        self.port = ::core::default::Default::default();
-        self.load_balance_token.clear();
-        self.drop = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadReportRequest {
@@ -927,39 +919,20 @@ pub struct LoadReportRequest {
 impl ::fastrs::Message for LoadReportRequest {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadReportRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.initial_request {
-            n += 1 + __fastrs::Msg::<InitialLoadReportRequest>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.initial_request {
-            __fastrs::compact::write::<
-                __fastrs::Msg<InitialLoadReportRequest>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadReportRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<InitialLoadReportRequest>>,
-                >(0x0a, 0, ::fastrs::table_field!(LoadReportRequest, initial_request)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(LoadReportRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.initial_request = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -977,6 +950,26 @@ impl ::fastrs::Message for LoadReportRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for LoadReportRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadReportRequest,
+            [__fastrs::table::Entry<LoadReportRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<InitialLoadReportRequest>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(LoadReportRequest, initial_request)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(LoadReportRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct InitialLoadReportRequest {
@@ -997,40 +990,45 @@ pub struct InitialLoadReportRequest {
 impl ::fastrs::Message for InitialLoadReportRequest {
     const FULL_NAME: &'static str = "grpc.lb.v1.InitialLoadReportRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.load_balanced_hostname.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.load_balanced_hostname);
-        }
-        if !self.load_key.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.load_key);
-        }
-        if let ::core::option::Option::Some(v) = &self.load_report_interval {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.load_report_interval {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x1a], w);
-        }
-        if !self.load_key.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.load_key, &[0x12], w);
-        }
-        if !self.load_balanced_hostname.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.load_balanced_hostname, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadReportRequest, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for InitialLoadReportRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            InitialLoadReportRequest,
+            [__fastrs::table::Entry<InitialLoadReportRequest>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1059,30 +1057,8 @@ impl ::fastrs::Message for InitialLoadReportRequest {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(InitialLoadReportRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.load_balanced_hostname.clear();
-        self.load_key.clear();
-        self.load_report_interval = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadReportResponse {
@@ -1103,61 +1079,20 @@ pub struct LoadReportResponse {
 impl ::fastrs::Message for LoadReportResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadReportResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.initial_response {
-            n += 1 + __fastrs::Msg::<InitialLoadReportResponse>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.load_balancing_feedback {
-            n += 1 + __fastrs::Msg::<LoadBalancingFeedback>::size(v);
-        }
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Load>>(&self.load, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<__fastrs::Msg<Load>>(&self.load, &[0x1a], w);
-        if let ::core::option::Option::Some(v) = &self.load_balancing_feedback {
-            __fastrs::compact::write::<
-                __fastrs::Msg<LoadBalancingFeedback>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.initial_response {
-            __fastrs::compact::write::<
-                __fastrs::Msg<InitialLoadReportResponse>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadReportResponse, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<InitialLoadReportResponse>>,
-                >(0x0a, 0, ::fastrs::table_field!(LoadReportResponse, initial_response)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<LoadBalancingFeedback>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(LoadReportResponse, load_balancing_feedback),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Load>>,
-                >(0x1a, 0, ::fastrs::table_field!(LoadReportResponse, load)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadReportResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.initial_response = ::core::option::Option::None;
-        self.load_balancing_feedback = ::core::option::Option::None;
-        self.load.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1175,6 +1110,38 @@ impl ::fastrs::Message for LoadReportResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for LoadReportResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadReportResponse,
+            [__fastrs::table::Entry<LoadReportResponse>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<InitialLoadReportResponse>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(LoadReportResponse, initial_response)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<LoadBalancingFeedback>,
+                    >,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(LoadReportResponse, load_balancing_feedback),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Load>>,
+                >(0x1a, 0, ::fastrs::table_field!(LoadReportResponse, load)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(LoadReportResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct InitialLoadReportResponse {
@@ -1196,48 +1163,45 @@ pub struct InitialLoadReportResponse {
 impl ::fastrs::Message for InitialLoadReportResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.InitialLoadReportResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.load_balancer_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.load_balancer_id);
-        }
-        if self.implementation_id.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        initial_load_report_response::ImplementationIdentifier,
-                    >::size(&self.implementation_id);
-        }
-        if self.server_version != 0 {
-            n += 1 + __fastrs::Int64::size(&self.server_version);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.server_version != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.server_version, &[0x18], w);
-        }
-        if self.implementation_id.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    initial_load_report_response::ImplementationIdentifier,
-                >,
-            >(&self.implementation_id, &[0x10], w);
-        }
-        if !self.load_balancer_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.load_balancer_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InitialLoadReportResponse, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for InitialLoadReportResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            InitialLoadReportResponse,
+            [__fastrs::table::Entry<InitialLoadReportResponse>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1268,30 +1232,8 @@ impl ::fastrs::Message for InitialLoadReportResponse {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(InitialLoadReportResponse, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.load_balancer_id.clear();
-        self.implementation_id = ::core::default::Default::default();
-        self.server_version = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Types nested in [`InitialLoadReportResponse`].
 pub mod initial_load_report_response {
@@ -1356,42 +1298,45 @@ pub struct LoadBalancingFeedback {
 impl ::fastrs::Message for LoadBalancingFeedback {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadBalancingFeedback";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.server_utilization.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.server_utilization);
-        }
-        if self.calls_per_second.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.calls_per_second);
-        }
-        if self.errors_per_second.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.errors_per_second);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.errors_per_second.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.errors_per_second, &[0x1d], w);
-        }
-        if self.calls_per_second.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.calls_per_second, &[0x15], w);
-        }
-        if self.server_utilization.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.server_utilization, &[0x0d], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancingFeedback, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for LoadBalancingFeedback {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadBalancingFeedback,
+            [__fastrs::table::Entry<LoadBalancingFeedback>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Float>,
@@ -1418,30 +1363,8 @@ impl ::fastrs::Message for LoadBalancingFeedback {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(LoadBalancingFeedback, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.server_utilization = ::core::default::Default::default();
-        self.calls_per_second = ::core::default::Default::default();
-        self.errors_per_second = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Load {
@@ -1495,143 +1418,42 @@ pub struct Load {
 impl ::fastrs::Message for Load {
     const FULL_NAME: &'static str = "grpc.lb.v1.Load";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.load_balance_tag.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.load_balance_tag);
-        }
-        if !self.user_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.user_id);
-        }
-        if self.num_calls_started != 0 {
-            n += 1 + __fastrs::Int64::size(&self.num_calls_started);
-        }
-        if self.num_calls_finished_without_error != 0 {
-            n += 1 + __fastrs::Int64::size(&self.num_calls_finished_without_error);
-        }
-        if self.num_calls_finished_with_error != 0 {
-            n += 1 + __fastrs::Int64::size(&self.num_calls_finished_with_error);
-        }
-        if self.total_bytes_sent != 0 {
-            n += 1 + __fastrs::Int64::size(&self.total_bytes_sent);
-        }
-        if self.total_bytes_received != 0 {
-            n += 1 + __fastrs::Int64::size(&self.total_bytes_received);
-        }
-        if let ::core::option::Option::Some(v) = &self.total_latency {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<CallMetricData>,
-            >(&self.metric_data, 1);
-        if !self.client_ip_address.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.client_ip_address);
-        }
-        if self.num_calls_finished_with_server_error != 0 {
-            n += 2 + __fastrs::Int64::size(&self.num_calls_finished_with_server_error);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.in_progress_report {
-            n
-                += match oneof {
-                    load::InProgressReport::NumCallsInProgress(v) => {
-                        1 + __fastrs::Int64::size(v)
-                    }
-                };
-        }
-        if let ::core::option::Option::Some(oneof) = &self.orphaned_load {
-            n
-                += match oneof {
-                    load::OrphanedLoad::LoadKey(v) => 1 + __fastrs::Bytes::size(v),
-                    load::OrphanedLoad::LoadKeyUnknown(v) => 1 + __fastrs::Bool::size(v),
-                    load::OrphanedLoad::OrphanedLoadIdentifier(v) => {
-                        1 + __fastrs::Msg::<OrphanedLoadIdentifier>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.num_calls_finished_with_server_error != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_calls_finished_with_server_error, &[0x80, 0x01], w);
-        }
-        if !self.client_ip_address.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Bytes,
-            >(&self.client_ip_address, &[0x7a], w);
-        }
-        match &self.orphaned_load {
-            ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
-                __fastrs::compact::write::<__fastrs::Bytes>(v, &[0x62], w);
-            }
-            ::core::option::Option::Some(load::OrphanedLoad::LoadKeyUnknown(v)) => {
-                __fastrs::compact::write::<__fastrs::Bool>(v, &[0x68], w);
-            }
-            ::core::option::Option::Some(
-                load::OrphanedLoad::OrphanedLoadIdentifier(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<OrphanedLoadIdentifier>,
-                >(v, &[0x72], w);
-            }
-            _ => {}
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<CallMetricData>,
-        >(&self.metric_data, &[0x5a], w);
-        if let ::core::option::Option::Some(v) = &self.total_latency {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x52], w);
-        }
-        if self.total_bytes_received != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.total_bytes_received, &[0x48], w);
-        }
-        if self.total_bytes_sent != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.total_bytes_sent, &[0x40], w);
-        }
-        if self.num_calls_finished_with_error != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_calls_finished_with_error, &[0x38], w);
-        }
-        if self.num_calls_finished_without_error != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_calls_finished_without_error, &[0x30], w);
-        }
-        if let ::core::option::Option::Some(
-            load::InProgressReport::NumCallsInProgress(v),
-        ) = &self.in_progress_report
-        {
-            __fastrs::compact::write::<__fastrs::Int64>(v, &[0x28], w);
-        }
-        if self.num_calls_started != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_calls_started, &[0x20], w);
-        }
-        if !self.user_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.user_id, &[0x1a], w);
-        }
-        if !self.load_balance_tag.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.load_balance_tag, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Load, 15> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Load {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Load, [__fastrs::table::Entry<Load>; 15]> = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1665,11 +1487,11 @@ impl ::fastrs::Message for Load {
                     >,
                 >(0x52, 0, ::fastrs::table_field!(Load, total_latency)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<CallMetricData>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<CallMetricData>>,
                 >(0x5a, 0, ::fastrs::table_field!(Load, metric_data)),
                 __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked(0x68),
-                __fastrs::table::Entry::hooked(0x72),
+                __fastrs::table::Entry::hooked_read(0x68),
+                __fastrs::table::Entry::hooked_read(0x72),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bytes>,
                 >(0x7a, 0, ::fastrs::table_field!(Load, client_ip_address)),
@@ -1684,43 +1506,8 @@ impl ::fastrs::Message for Load {
             &[0, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
             ::fastrs::table_field!(Load, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.load_balance_tag.clear();
-        self.user_id.clear();
-        self.num_calls_started = ::core::default::Default::default();
-        self.num_calls_finished_without_error = ::core::default::Default::default();
-        self.num_calls_finished_with_error = ::core::default::Default::default();
-        self.total_bytes_sent = ::core::default::Default::default();
-        self.total_bytes_received = ::core::default::Default::default();
-        self.total_latency = ::core::option::Option::None;
-        self.metric_data.clear();
-        self.client_ip_address.clear();
-        self.num_calls_finished_with_server_error = ::core::default::Default::default();
-        self.in_progress_report = ::core::option::Option::None;
-        self.orphaned_load = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for Load {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1783,6 +1570,73 @@ impl __fastrs::table::Hooks for Load {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x28 => {
+                match &self.in_progress_report {
+                    ::core::option::Option::Some(
+                        load::InProgressReport::NumCallsInProgress(v),
+                    ) => 1 + __fastrs::Int64::size(v),
+                    _ => 0,
+                }
+            }
+            0x62 => {
+                match &self.orphaned_load {
+                    ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
+                        1 + __fastrs::Bytes::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        load::OrphanedLoad::LoadKeyUnknown(v),
+                    ) => 1 + __fastrs::Bool::size(v),
+                    ::core::option::Option::Some(
+                        load::OrphanedLoad::OrphanedLoadIdentifier(v),
+                    ) => 1 + __fastrs::Msg::<OrphanedLoadIdentifier>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x28 => {
+                if let ::core::option::Option::Some(
+                    load::InProgressReport::NumCallsInProgress(v),
+                ) = &self.in_progress_report
+                {
+                    __fastrs::compact::write::<__fastrs::Int64>(v, &[0x28], w);
+                }
+            }
+            0x62 => {
+                match &self.orphaned_load {
+                    ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
+                        __fastrs::compact::write::<__fastrs::Bytes>(v, &[0x62], w);
+                    }
+                    ::core::option::Option::Some(
+                        load::OrphanedLoad::LoadKeyUnknown(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x68], w);
+                    }
+                    ::core::option::Option::Some(
+                        load::OrphanedLoad::OrphanedLoadIdentifier(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<OrphanedLoadIdentifier>,
+                        >(v, &[0x72], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x28 => self.in_progress_report = ::core::option::Option::None,
+            0x62 => self.orphaned_load = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Load`].
 pub mod load {
@@ -1833,40 +1687,45 @@ pub struct CallMetricData {
 impl ::fastrs::Message for CallMetricData {
     const FULL_NAME: &'static str = "grpc.lb.v1.CallMetricData";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.metric_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.metric_name);
-        }
-        if self.num_calls_finished_with_metric != 0 {
-            n += 1 + __fastrs::Int64::size(&self.num_calls_finished_with_metric);
-        }
-        if self.total_metric_value.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.total_metric_value);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.total_metric_value.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.total_metric_value, &[0x19], w);
-        }
-        if self.num_calls_finished_with_metric != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.num_calls_finished_with_metric, &[0x10], w);
-        }
-        if !self.metric_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.metric_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallMetricData, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CallMetricData {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CallMetricData,
+            [__fastrs::table::Entry<CallMetricData>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1887,30 +1746,8 @@ impl ::fastrs::Message for CallMetricData {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(CallMetricData, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.metric_name.clear();
-        self.num_calls_finished_with_metric = ::core::default::Default::default();
-        self.total_metric_value = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct OrphanedLoadIdentifier {
@@ -1926,53 +1763,20 @@ pub struct OrphanedLoadIdentifier {
 impl ::fastrs::Message for OrphanedLoadIdentifier {
     const FULL_NAME: &'static str = "grpc.lb.v1.OrphanedLoadIdentifier";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.load_key.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.load_key);
-        }
-        if !self.load_balancer_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.load_balancer_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.load_balancer_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.load_balancer_id, &[0x12], w);
-        }
-        if !self.load_key.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.load_key, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OrphanedLoadIdentifier, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(OrphanedLoadIdentifier, load_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(OrphanedLoadIdentifier, load_balancer_id),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(OrphanedLoadIdentifier, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.load_key.clear();
-        self.load_balancer_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1990,4 +1794,29 @@ impl ::fastrs::Message for OrphanedLoadIdentifier {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for OrphanedLoadIdentifier {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            OrphanedLoadIdentifier,
+            [__fastrs::table::Entry<OrphanedLoadIdentifier>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x0a, 0, ::fastrs::table_field!(OrphanedLoadIdentifier, load_key)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(OrphanedLoadIdentifier, load_balancer_id),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(OrphanedLoadIdentifier, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RouteLookupRequest {
     /// Target type allows the client to specify what kind of target format it
@@ -27,56 +26,45 @@ pub struct RouteLookupRequest {
 impl ::fastrs::Message for RouteLookupRequest {
     const FULL_NAME: &'static str = "grpc.lookup.v1.RouteLookupRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.target_type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.target_type);
-        }
-        n += __fastrs::size_map::<__fastrs::Str, __fastrs::Str>(self.key_map.iter(), 1);
-        if self.reason.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        route_lookup_request::Reason,
-                    >::size(&self.reason);
-        }
-        if !self.stale_header_data.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.stale_header_data);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<::fastrs::well_known::Any>,
-            >(&self.extensions, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<::fastrs::well_known::Any>,
-        >(&self.extensions, &[0x3a], w);
-        if !self.stale_header_data.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.stale_header_data, &[0x32], w);
-        }
-        if self.reason.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<route_lookup_request::Reason>,
-            >(&self.reason, &[0x28], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.key_map.iter(), &[0x22], w);
-        if !self.target_type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.target_type, &[0x1a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupRequest, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RouteLookupRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RouteLookupRequest,
+            [__fastrs::table::Entry<RouteLookupRequest>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -101,35 +89,8 @@ impl ::fastrs::Message for RouteLookupRequest {
             &[0, 0, 0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(RouteLookupRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.target_type.clear();
-        self.key_map.clear();
-        self.reason = ::core::default::Default::default();
-        self.stale_header_data.clear();
-        self.extensions.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for RouteLookupRequest {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -155,6 +116,34 @@ impl __fastrs::table::Hooks for RouteLookupRequest {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x22 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.key_map.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x22 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.key_map.iter(), &[0x22], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x22 => self.key_map.clear(),
+            _ => {}
         }
     }
 }
@@ -222,54 +211,20 @@ pub struct RouteLookupResponse {
 impl ::fastrs::Message for RouteLookupResponse {
     const FULL_NAME: &'static str = "grpc.lookup.v1.RouteLookupResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.header_data.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.header_data);
-        }
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.targets, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<::fastrs::well_known::Any>,
-            >(&self.extensions, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<::fastrs::well_known::Any>,
-        >(&self.extensions, &[0x22], w);
-        __fastrs::compact::write_repeated::<__fastrs::Str>(&self.targets, &[0x1a], w);
-        if !self.header_data.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.header_data, &[0x12], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupResponse, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(RouteLookupResponse, header_data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(RouteLookupResponse, targets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x22, 0, ::fastrs::table_field!(RouteLookupResponse, extensions)),
-            ],
-            &[0, 0, 1, 2, 3],
-            ::fastrs::table_field!(RouteLookupResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.header_data.clear();
-        self.targets.clear();
-        self.extensions.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -287,6 +242,30 @@ impl ::fastrs::Message for RouteLookupResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RouteLookupResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RouteLookupResponse,
+            [__fastrs::table::Entry<RouteLookupResponse>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(RouteLookupResponse, header_data)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(RouteLookupResponse, targets)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
+                >(0x22, 0, ::fastrs::table_field!(RouteLookupResponse, extensions)),
+            ],
+            &[0, 0, 1, 2, 3],
+            ::fastrs::table_field!(RouteLookupResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Extract a key based on a given name (e.g. header name or query parameter
 /// name).  The name must match one of the names listed in the "name" field.  If
@@ -312,53 +291,20 @@ pub struct NameMatcher {
 impl ::fastrs::Message for NameMatcher {
     const FULL_NAME: &'static str = "grpc.lookup.v1.NameMatcher";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.key.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.key);
-        }
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.names, 1);
-        if self.required_match {
-            n += 1 + __fastrs::Bool::size(&self.required_match);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.required_match {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.required_match, &[0x18], w);
-        }
-        __fastrs::compact::write_repeated::<__fastrs::Str>(&self.names, &[0x12], w);
-        if !self.key.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.key, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NameMatcher, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NameMatcher, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(NameMatcher, names)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(NameMatcher, required_match)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NameMatcher, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.key.clear();
-        self.names.clear();
-        self.required_match = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -376,6 +322,30 @@ impl ::fastrs::Message for NameMatcher {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NameMatcher {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NameMatcher,
+            [__fastrs::table::Entry<NameMatcher>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(NameMatcher, key)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(NameMatcher, names)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x18, 0, ::fastrs::table_field!(NameMatcher, required_match)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(NameMatcher, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A GrpcKeyBuilder applies to a given gRPC service, name, and headers.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -401,72 +371,20 @@ pub struct GrpcKeyBuilder {
 impl ::fastrs::Message for GrpcKeyBuilder {
     const FULL_NAME: &'static str = "grpc.lookup.v1.GrpcKeyBuilder";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<grpc_key_builder::Name>,
-            >(&self.names, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<NameMatcher>,
-            >(&self.headers, 1);
-        if let ::core::option::Option::Some(v) = &self.extra_keys {
-            n += 1 + __fastrs::Msg::<grpc_key_builder::ExtraKeys>::size(v);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.constant_keys.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.constant_keys.iter(), &[0x22], w);
-        if let ::core::option::Option::Some(v) = &self.extra_keys {
-            __fastrs::compact::write::<
-                __fastrs::Msg<grpc_key_builder::ExtraKeys>,
-            >(v, &[0x1a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<NameMatcher>,
-        >(&self.headers, &[0x12], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<grpc_key_builder::Name>,
-        >(&self.names, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GrpcKeyBuilder, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<grpc_key_builder::Name>>,
-                >(0x0a, 0, ::fastrs::table_field!(GrpcKeyBuilder, names)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<NameMatcher>>,
-                >(0x12, 0, ::fastrs::table_field!(GrpcKeyBuilder, headers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<grpc_key_builder::ExtraKeys>>,
-                >(0x1a, 0, ::fastrs::table_field!(GrpcKeyBuilder, extra_keys)),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(GrpcKeyBuilder, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.names.clear();
-        self.headers.clear();
-        self.extra_keys = ::core::option::Option::None;
-        self.constant_keys.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -486,7 +404,33 @@ impl ::fastrs::Message for GrpcKeyBuilder {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for GrpcKeyBuilder {
+impl __fastrs::table::Tabled for GrpcKeyBuilder {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GrpcKeyBuilder,
+            [__fastrs::table::Entry<GrpcKeyBuilder>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<grpc_key_builder::Name>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(GrpcKeyBuilder, names)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<NameMatcher>>,
+                >(0x12, 0, ::fastrs::table_field!(GrpcKeyBuilder, headers)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<grpc_key_builder::ExtraKeys>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(GrpcKeyBuilder, extra_keys)),
+                __fastrs::table::Entry::hooked(0x22),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(GrpcKeyBuilder, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -514,11 +458,38 @@ impl __fastrs::table::Hooks for GrpcKeyBuilder {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x22 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.constant_keys.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x22 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.constant_keys.iter(), &[0x22], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x22 => self.constant_keys.clear(),
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`GrpcKeyBuilder`].
 pub mod grpc_key_builder {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// To match, one of the given Name fields must match; the service and method
     /// fields are specified as fixed strings.  The service name is required and
     /// includes the proto package name.  The method name may be omitted, in
@@ -534,47 +505,20 @@ pub mod grpc_key_builder {
     impl ::fastrs::Message for Name {
         const FULL_NAME: &'static str = "grpc.lookup.v1.GrpcKeyBuilder.Name";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.service.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.service);
-            }
-            if !self.method.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.method);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.method.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.method, &[0x12], w);
-            }
-            if !self.service.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Name, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Name, service)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Name, method)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Name, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.service.clear();
-            self.method.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -592,6 +536,27 @@ pub mod grpc_key_builder {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Name {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Name,
+                [__fastrs::table::Entry<Name>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(Name, service)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x12, 0, ::fastrs::table_field!(Name, method)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(Name, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// If you wish to include the host, service, or method names as keys in the
     /// generated RouteLookupRequest, specify key names to use in the extra_keys
@@ -611,57 +576,20 @@ pub mod grpc_key_builder {
     impl ::fastrs::Message for ExtraKeys {
         const FULL_NAME: &'static str = "grpc.lookup.v1.GrpcKeyBuilder.ExtraKeys";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.host.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.host);
-            }
-            if !self.service.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.service);
-            }
-            if !self.method.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.method);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.method.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.method, &[0x1a], w);
-            }
-            if !self.service.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x12], w);
-            }
-            if !self.host.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.host, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ExtraKeys, 3> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(ExtraKeys, host)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(ExtraKeys, service)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(ExtraKeys, method)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(ExtraKeys, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.host.clear();
-            self.service.clear();
-            self.method.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -679,6 +607,30 @@ pub mod grpc_key_builder {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for ExtraKeys {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                ExtraKeys,
+                [__fastrs::table::Entry<ExtraKeys>; 3],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(ExtraKeys, host)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x12, 0, ::fastrs::table_field!(ExtraKeys, service)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x1a, 0, ::fastrs::table_field!(ExtraKeys, method)),
+                ],
+                &[0, 1, 2, 3],
+                ::fastrs::table_field!(ExtraKeys, unknown_fields),
+            );
+            &TABLE
+        };
     }
 }
 /// An HttpKeyBuilder applies to a given HTTP URL and headers.
@@ -769,86 +721,20 @@ pub struct HttpKeyBuilder {
 impl ::fastrs::Message for HttpKeyBuilder {
     const FULL_NAME: &'static str = "grpc.lookup.v1.HttpKeyBuilder";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.host_patterns, 1);
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.path_patterns, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<NameMatcher>,
-            >(&self.query_parameters, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<NameMatcher>,
-            >(&self.headers, 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.constant_keys.iter(), 1);
-        if !self.method.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.method);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.method.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.method, &[0x32], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.constant_keys.iter(), &[0x2a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<NameMatcher>,
-        >(&self.headers, &[0x22], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<NameMatcher>,
-        >(&self.query_parameters, &[0x1a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.path_patterns, &[0x12], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.host_patterns, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HttpKeyBuilder, 6> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HttpKeyBuilder, host_patterns)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(HttpKeyBuilder, path_patterns)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<NameMatcher>>,
-                >(0x1a, 0, ::fastrs::table_field!(HttpKeyBuilder, query_parameters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<NameMatcher>>,
-                >(0x22, 0, ::fastrs::table_field!(HttpKeyBuilder, headers)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(HttpKeyBuilder, method)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(HttpKeyBuilder, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.host_patterns.clear();
-        self.path_patterns.clear();
-        self.query_parameters.clear();
-        self.headers.clear();
-        self.constant_keys.clear();
-        self.method.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -868,7 +754,35 @@ impl ::fastrs::Message for HttpKeyBuilder {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for HttpKeyBuilder {
+impl __fastrs::table::Tabled for HttpKeyBuilder {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HttpKeyBuilder,
+            [__fastrs::table::Entry<HttpKeyBuilder>; 6],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(HttpKeyBuilder, host_patterns)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(HttpKeyBuilder, path_patterns)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<NameMatcher>>,
+                >(0x1a, 0, ::fastrs::table_field!(HttpKeyBuilder, query_parameters)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<NameMatcher>>,
+                >(0x22, 0, ::fastrs::table_field!(HttpKeyBuilder, headers)),
+                __fastrs::table::Entry::hooked(0x2a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x32, 0, ::fastrs::table_field!(HttpKeyBuilder, method)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6],
+            ::fastrs::table_field!(HttpKeyBuilder, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -894,6 +808,34 @@ impl __fastrs::table::Hooks for HttpKeyBuilder {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x2a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.constant_keys.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x2a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.constant_keys.iter(), &[0x2a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x2a => self.constant_keys.clear(),
+            _ => {}
         }
     }
 }
@@ -950,86 +892,51 @@ pub struct RouteLookupConfig {
 impl ::fastrs::Message for RouteLookupConfig {
     const FULL_NAME: &'static str = "grpc.lookup.v1.RouteLookupConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<HttpKeyBuilder>,
-            >(&self.http_keybuilders, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<GrpcKeyBuilder>,
-            >(&self.grpc_keybuilders, 1);
-        if !self.lookup_service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.lookup_service);
-        }
-        if let ::core::option::Option::Some(v) = &self.lookup_service_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.max_age {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.stale_age {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.cache_size_bytes != 0 {
-            n += 1 + __fastrs::Int64::size(&self.cache_size_bytes);
-        }
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.valid_targets, 1);
-        if !self.default_target.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.default_target);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.default_target.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.default_target, &[0x4a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.valid_targets, &[0x42], w);
-        if self.cache_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.cache_size_bytes, &[0x38], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.stale_age {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.max_age {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.lookup_service_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x22], w);
-        }
-        if !self.lookup_service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.lookup_service, &[0x1a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<GrpcKeyBuilder>,
-        >(&self.grpc_keybuilders, &[0x12], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<HttpKeyBuilder>,
-        >(&self.http_keybuilders, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupConfig, 9> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RouteLookupConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RouteLookupConfig,
+            [__fastrs::table::Entry<RouteLookupConfig>; 9],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<HttpKeyBuilder>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<HttpKeyBuilder>>,
                 >(0x0a, 0, ::fastrs::table_field!(RouteLookupConfig, http_keybuilders)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<GrpcKeyBuilder>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<GrpcKeyBuilder>>,
                 >(0x12, 0, ::fastrs::table_field!(RouteLookupConfig, grpc_keybuilders)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1066,36 +973,8 @@ impl ::fastrs::Message for RouteLookupConfig {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
             ::fastrs::table_field!(RouteLookupConfig, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.http_keybuilders.clear();
-        self.grpc_keybuilders.clear();
-        self.lookup_service.clear();
-        self.lookup_service_timeout = ::core::option::Option::None;
-        self.max_age = ::core::option::Option::None;
-        self.stale_age = ::core::option::Option::None;
-        self.cache_size_bytes = ::core::default::Default::default();
-        self.valid_targets.clear();
-        self.default_target.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// RouteLookupClusterSpecifier is used in xDS to represent a cluster specifier
 /// plugin for RLS.
@@ -1110,43 +989,20 @@ pub struct RouteLookupClusterSpecifier {
 impl ::fastrs::Message for RouteLookupClusterSpecifier {
     const FULL_NAME: &'static str = "grpc.lookup.v1.RouteLookupClusterSpecifier";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.route_lookup_config {
-            n += 1 + __fastrs::Msg::<RouteLookupConfig>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.route_lookup_config {
-            __fastrs::compact::write::<__fastrs::Msg<RouteLookupConfig>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RouteLookupClusterSpecifier, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RouteLookupConfig>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RouteLookupClusterSpecifier, route_lookup_config
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RouteLookupClusterSpecifier, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.route_lookup_config = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1164,4 +1020,28 @@ impl ::fastrs::Message for RouteLookupClusterSpecifier {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RouteLookupClusterSpecifier {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RouteLookupClusterSpecifier,
+            [__fastrs::table::Entry<RouteLookupClusterSpecifier>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<RouteLookupConfig>>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(
+                        RouteLookupClusterSpecifier, route_lookup_config
+                    ),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(RouteLookupClusterSpecifier, unknown_fields),
+        );
+        &TABLE
+    };
 }

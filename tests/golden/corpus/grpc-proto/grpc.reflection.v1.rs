@@ -21,93 +21,20 @@ pub struct ServerReflectionRequest {
 impl ::fastrs::Message for ServerReflectionRequest {
     const FULL_NAME: &'static str = "grpc.reflection.v1.ServerReflectionRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.host.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.host);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.message_request {
-            n
-                += match oneof {
-                    server_reflection_request::MessageRequest::FileByFilename(v) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    server_reflection_request::MessageRequest::FileContainingSymbol(
-                        v,
-                    ) => 1 + __fastrs::Str::size(v),
-                    server_reflection_request::MessageRequest::FileContainingExtension(
-                        v,
-                    ) => 1 + __fastrs::Msg::<ExtensionRequest>::size(v),
-                    server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                        v,
-                    ) => 1 + __fastrs::Str::size(v),
-                    server_reflection_request::MessageRequest::ListServices(v) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.message_request {
-            ::core::option::Option::Some(
-                server_reflection_request::MessageRequest::FileByFilename(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-            }
-            ::core::option::Option::Some(
-                server_reflection_request::MessageRequest::FileContainingSymbol(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-            }
-            ::core::option::Option::Some(
-                server_reflection_request::MessageRequest::FileContainingExtension(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ExtensionRequest>,
-                >(v, &[0x2a], w);
-            }
-            ::core::option::Option::Some(
-                server_reflection_request::MessageRequest::AllExtensionNumbersOfType(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
-            }
-            ::core::option::Option::Some(
-                server_reflection_request::MessageRequest::ListServices(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
-            }
-            _ => {}
-        }
-        if !self.host.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.host, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerReflectionRequest, 6> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerReflectionRequest, host)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 0, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ServerReflectionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.host.clear();
-        self.message_request = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -127,7 +54,27 @@ impl ::fastrs::Message for ServerReflectionRequest {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ServerReflectionRequest {
+impl __fastrs::table::Tabled for ServerReflectionRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerReflectionRequest,
+            [__fastrs::table::Entry<ServerReflectionRequest>; 6],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ServerReflectionRequest, host)),
+                __fastrs::table::Entry::hooked(0x1a),
+                __fastrs::table::Entry::hooked_read(0x22),
+                __fastrs::table::Entry::hooked_read(0x2a),
+                __fastrs::table::Entry::hooked_read(0x32),
+                __fastrs::table::Entry::hooked_read(0x3a),
+            ],
+            &[0, 1, 0, 2, 3, 4, 5, 6],
+            ::fastrs::table_field!(ServerReflectionRequest, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -233,6 +180,86 @@ impl __fastrs::table::Hooks for ServerReflectionRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x1a => {
+                match &self.message_request {
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::FileByFilename(v),
+                    ) => 1 + __fastrs::Str::size(v),
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::FileContainingSymbol(
+                            v,
+                        ),
+                    ) => 1 + __fastrs::Str::size(v),
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::FileContainingExtension(
+                            v,
+                        ),
+                    ) => 1 + __fastrs::Msg::<ExtensionRequest>::size(v),
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
+                            v,
+                        ),
+                    ) => 1 + __fastrs::Str::size(v),
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::ListServices(v),
+                    ) => 1 + __fastrs::Str::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x1a => {
+                match &self.message_request {
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::FileByFilename(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
+                    }
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::FileContainingSymbol(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
+                    }
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::FileContainingExtension(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ExtensionRequest>,
+                        >(v, &[0x2a], w);
+                    }
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
+                    }
+                    ::core::option::Option::Some(
+                        server_reflection_request::MessageRequest::ListServices(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x1a => self.message_request = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`ServerReflectionRequest`].
 pub mod server_reflection_request {
@@ -278,49 +305,20 @@ pub struct ExtensionRequest {
 impl ::fastrs::Message for ExtensionRequest {
     const FULL_NAME: &'static str = "grpc.reflection.v1.ExtensionRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.containing_type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.containing_type);
-        }
-        if self.extension_number != 0 {
-            n += 1 + __fastrs::Int32::size(&self.extension_number);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.extension_number != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.extension_number, &[0x10], w);
-        }
-        if !self.containing_type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.containing_type, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExtensionRequest, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ExtensionRequest, containing_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ExtensionRequest, extension_number)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ExtensionRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.containing_type.clear();
-        self.extension_number = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -338,6 +336,27 @@ impl ::fastrs::Message for ExtensionRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ExtensionRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ExtensionRequest,
+            [__fastrs::table::Entry<ExtensionRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ExtensionRequest, containing_type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x10, 0, ::fastrs::table_field!(ExtensionRequest, extension_number)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ExtensionRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// The message sent by the server to answer ServerReflectionInfo method.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -356,106 +375,20 @@ pub struct ServerReflectionResponse {
 impl ::fastrs::Message for ServerReflectionResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1.ServerReflectionResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.valid_host.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.valid_host);
-        }
-        if let ::core::option::Option::Some(v) = &self.original_request {
-            n += 1 + __fastrs::Msg::<ServerReflectionRequest>::size(v);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.message_response {
-            n
-                += match oneof {
-                    server_reflection_response::MessageResponse::FileDescriptorResponse(
-                        v,
-                    ) => 1 + __fastrs::Msg::<FileDescriptorResponse>::size(v),
-                    server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                        v,
-                    ) => 1 + __fastrs::Msg::<ExtensionNumberResponse>::size(v),
-                    server_reflection_response::MessageResponse::ListServicesResponse(
-                        v,
-                    ) => 1 + __fastrs::Msg::<ListServiceResponse>::size(v),
-                    server_reflection_response::MessageResponse::ErrorResponse(v) => {
-                        1 + __fastrs::Msg::<ErrorResponse>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.message_response {
-            ::core::option::Option::Some(
-                server_reflection_response::MessageResponse::FileDescriptorResponse(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<FileDescriptorResponse>,
-                >(v, &[0x22], w);
-            }
-            ::core::option::Option::Some(
-                server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ExtensionNumberResponse>,
-                >(v, &[0x2a], w);
-            }
-            ::core::option::Option::Some(
-                server_reflection_response::MessageResponse::ListServicesResponse(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ListServiceResponse>,
-                >(v, &[0x32], w);
-            }
-            ::core::option::Option::Some(
-                server_reflection_response::MessageResponse::ErrorResponse(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Msg<ErrorResponse>>(v, &[0x3a], w);
-            }
-            _ => {}
-        }
-        if let ::core::option::Option::Some(v) = &self.original_request {
-            __fastrs::compact::write::<
-                __fastrs::Msg<ServerReflectionRequest>,
-            >(v, &[0x12], w);
-        }
-        if !self.valid_host.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.valid_host, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerReflectionResponse, 6> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerReflectionResponse, valid_host)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerReflectionRequest>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ServerReflectionResponse, original_request),
-                ),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 2, 0, 3, 4, 5, 6],
-            ::fastrs::table_field!(ServerReflectionResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.valid_host.clear();
-        self.original_request = ::core::option::Option::None;
-        self.message_response = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -475,7 +408,35 @@ impl ::fastrs::Message for ServerReflectionResponse {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ServerReflectionResponse {
+impl __fastrs::table::Tabled for ServerReflectionResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerReflectionResponse,
+            [__fastrs::table::Entry<ServerReflectionResponse>; 6],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ServerReflectionResponse, valid_host)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<ServerReflectionRequest>,
+                    >,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(ServerReflectionResponse, original_request),
+                ),
+                __fastrs::table::Entry::hooked(0x22),
+                __fastrs::table::Entry::hooked_read(0x2a),
+                __fastrs::table::Entry::hooked_read(0x32),
+                __fastrs::table::Entry::hooked_read(0x3a),
+            ],
+            &[0, 1, 2, 0, 3, 4, 5, 6],
+            ::fastrs::table_field!(ServerReflectionResponse, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -576,6 +537,84 @@ impl __fastrs::table::Hooks for ServerReflectionResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x22 => {
+                match &self.message_response {
+                    ::core::option::Option::Some(
+                        server_reflection_response::MessageResponse::FileDescriptorResponse(
+                            v,
+                        ),
+                    ) => 1 + __fastrs::Msg::<FileDescriptorResponse>::size(v),
+                    ::core::option::Option::Some(
+                        server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
+                            v,
+                        ),
+                    ) => 1 + __fastrs::Msg::<ExtensionNumberResponse>::size(v),
+                    ::core::option::Option::Some(
+                        server_reflection_response::MessageResponse::ListServicesResponse(
+                            v,
+                        ),
+                    ) => 1 + __fastrs::Msg::<ListServiceResponse>::size(v),
+                    ::core::option::Option::Some(
+                        server_reflection_response::MessageResponse::ErrorResponse(v),
+                    ) => 1 + __fastrs::Msg::<ErrorResponse>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x22 => {
+                match &self.message_response {
+                    ::core::option::Option::Some(
+                        server_reflection_response::MessageResponse::FileDescriptorResponse(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<FileDescriptorResponse>,
+                        >(v, &[0x22], w);
+                    }
+                    ::core::option::Option::Some(
+                        server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ExtensionNumberResponse>,
+                        >(v, &[0x2a], w);
+                    }
+                    ::core::option::Option::Some(
+                        server_reflection_response::MessageResponse::ListServicesResponse(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ListServiceResponse>,
+                        >(v, &[0x32], w);
+                    }
+                    ::core::option::Option::Some(
+                        server_reflection_response::MessageResponse::ErrorResponse(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ErrorResponse>,
+                        >(v, &[0x3a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x22 => self.message_response = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`ServerReflectionResponse`].
 pub mod server_reflection_response {
@@ -614,42 +653,20 @@ pub struct FileDescriptorResponse {
 impl ::fastrs::Message for FileDescriptorResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1.FileDescriptorResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Bytes,
-            >(&self.file_descriptor_proto, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Bytes,
-        >(&self.file_descriptor_proto, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FileDescriptorResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(FileDescriptorResponse, file_descriptor_proto),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(FileDescriptorResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.file_descriptor_proto.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -667,6 +684,28 @@ impl ::fastrs::Message for FileDescriptorResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for FileDescriptorResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            FileDescriptorResponse,
+            [__fastrs::table::Entry<FileDescriptorResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Bytes>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(FileDescriptorResponse, file_descriptor_proto),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(FileDescriptorResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A list of extension numbers sent by the server answering
 /// all_extension_numbers_of_type request.
@@ -683,56 +722,20 @@ pub struct ExtensionNumberResponse {
 impl ::fastrs::Message for ExtensionNumberResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1.ExtensionNumberResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.base_type_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.base_type_name);
-        }
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::Int32,
-            >(&self.extension_number, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_packed::<
-            __fastrs::Int32,
-        >(&self.extension_number, &[0x12], w);
-        if !self.base_type_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.base_type_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExtensionNumberResponse, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ExtensionNumberResponse, base_type_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
-                >(
-                    0x12,
-                    0x10,
-                    ::fastrs::table_field!(ExtensionNumberResponse, extension_number),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ExtensionNumberResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.base_type_name.clear();
-        self.extension_number.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -750,6 +753,35 @@ impl ::fastrs::Message for ExtensionNumberResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ExtensionNumberResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ExtensionNumberResponse,
+            [__fastrs::table::Entry<ExtensionNumberResponse>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(ExtensionNumberResponse, base_type_name),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<__fastrs::Int32>,
+                >(
+                    0x12,
+                    0x10,
+                    ::fastrs::table_field!(ExtensionNumberResponse, extension_number),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ExtensionNumberResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A list of ServiceResponse sent by the server answering list_services request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -764,38 +796,20 @@ pub struct ListServiceResponse {
 impl ::fastrs::Message for ListServiceResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1.ListServiceResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ServiceResponse>,
-            >(&self.service, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ServiceResponse>,
-        >(&self.service, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListServiceResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ServiceResponse>>,
-                >(0x0a, 0, ::fastrs::table_field!(ListServiceResponse, service)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ListServiceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.service.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -813,6 +827,24 @@ impl ::fastrs::Message for ListServiceResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ListServiceResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ListServiceResponse,
+            [__fastrs::table::Entry<ListServiceResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ServiceResponse>>,
+                >(0x0a, 0, ::fastrs::table_field!(ListServiceResponse, service)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ListServiceResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// The information of a single service used by ListServiceResponse to answer
 /// list_services request.
@@ -828,37 +860,20 @@ pub struct ServiceResponse {
 impl ::fastrs::Message for ServiceResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1.ServiceResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServiceResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServiceResponse, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServiceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -876,6 +891,24 @@ impl ::fastrs::Message for ServiceResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServiceResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServiceResponse,
+            [__fastrs::table::Entry<ServiceResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ServiceResponse, name)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ServiceResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// The error code and error message sent by the server when an error occurs.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -890,47 +923,20 @@ pub struct ErrorResponse {
 impl ::fastrs::Message for ErrorResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1.ErrorResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.error_code != 0 {
-            n += 1 + __fastrs::Int32::size(&self.error_code);
-        }
-        if !self.error_message.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.error_message);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.error_message.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.error_message, &[0x12], w);
-        }
-        if self.error_code != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.error_code, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ErrorResponse, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ErrorResponse, error_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ErrorResponse, error_message)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ErrorResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.error_code = ::core::default::Default::default();
-        self.error_message.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -948,4 +954,25 @@ impl ::fastrs::Message for ErrorResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ErrorResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ErrorResponse,
+            [__fastrs::table::Entry<ErrorResponse>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(ErrorResponse, error_code)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(ErrorResponse, error_message)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ErrorResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }

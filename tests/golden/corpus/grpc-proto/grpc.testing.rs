@@ -17,37 +17,20 @@ pub struct PoissonParams {
 impl ::fastrs::Message for PoissonParams {
     const FULL_NAME: &'static str = "grpc.testing.PoissonParams";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.offered_load.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.offered_load);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.offered_load.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.offered_load, &[0x09], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PoissonParams, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(PoissonParams, offered_load)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(PoissonParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.offered_load = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -65,6 +48,24 @@ impl ::fastrs::Message for PoissonParams {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PoissonParams {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PoissonParams,
+            [__fastrs::table::Entry<PoissonParams>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Double>,
+                >(0x09, 0, ::fastrs::table_field!(PoissonParams, offered_load)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(PoissonParams, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Once an RPC finishes, immediately start a new one.
 /// No configuration parameters needed.
@@ -77,25 +78,20 @@ pub struct ClosedLoopParams {
 impl ::fastrs::Message for ClosedLoopParams {
     const FULL_NAME: &'static str = "grpc.testing.ClosedLoopParams";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClosedLoopParams, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(ClosedLoopParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -113,6 +109,20 @@ impl ::fastrs::Message for ClosedLoopParams {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClosedLoopParams {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClosedLoopParams,
+            [__fastrs::table::Entry<ClosedLoopParams>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(ClosedLoopParams, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadParams {
@@ -124,49 +134,20 @@ pub struct LoadParams {
 impl ::fastrs::Message for LoadParams {
     const FULL_NAME: &'static str = "grpc.testing.LoadParams";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.load {
-            n
-                += match oneof {
-                    load_params::Load::ClosedLoop(v) => {
-                        1 + __fastrs::Msg::<ClosedLoopParams>::size(v)
-                    }
-                    load_params::Load::Poisson(v) => {
-                        1 + __fastrs::Msg::<PoissonParams>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.load {
-            ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ClosedLoopParams>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<PoissonParams>>(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadParams, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(LoadParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.load = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -186,7 +167,21 @@ impl ::fastrs::Message for LoadParams {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadParams {
+impl __fastrs::table::Tabled for LoadParams {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadParams,
+            [__fastrs::table::Entry<LoadParams>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(LoadParams, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -235,6 +230,48 @@ impl __fastrs::table::Hooks for LoadParams {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.load {
+                    ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
+                        1 + __fastrs::Msg::<ClosedLoopParams>::size(v)
+                    }
+                    ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
+                        1 + __fastrs::Msg::<PoissonParams>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.load {
+                    ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ClosedLoopParams>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<PoissonParams>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.load = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`LoadParams`].
 pub mod load_params {
@@ -257,38 +294,45 @@ pub struct SecurityParams {
 impl ::fastrs::Message for SecurityParams {
     const FULL_NAME: &'static str = "grpc.testing.SecurityParams";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.use_test_ca {
-            n += 1 + __fastrs::Bool::size(&self.use_test_ca);
-        }
-        if !self.server_host_override.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.server_host_override);
-        }
-        if !self.cred_type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cred_type);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.cred_type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cred_type, &[0x1a], w);
-        }
-        if !self.server_host_override.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.server_host_override, &[0x12], w);
-        }
-        if self.use_test_ca {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.use_test_ca, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SecurityParams, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SecurityParams {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SecurityParams,
+            [__fastrs::table::Entry<SecurityParams>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
@@ -303,30 +347,8 @@ impl ::fastrs::Message for SecurityParams {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(SecurityParams, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.use_test_ca = ::core::default::Default::default();
-        self.server_host_override.clear();
-        self.cred_type.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChannelArg {
@@ -339,56 +361,20 @@ pub struct ChannelArg {
 impl ::fastrs::Message for ChannelArg {
     const FULL_NAME: &'static str = "grpc.testing.ChannelArg";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.value {
-            n
-                += match oneof {
-                    channel_arg::Value::StrValue(v) => 1 + __fastrs::Str::size(v),
-                    channel_arg::Value::IntValue(v) => 1 + __fastrs::Int32::size(v),
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.value {
-            ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(channel_arg::Value::IntValue(v)) => {
-                __fastrs::compact::write::<__fastrs::Int32>(v, &[0x18], w);
-            }
-            _ => {}
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChannelArg, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ChannelArg, name)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ChannelArg, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.value = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -408,7 +394,24 @@ impl ::fastrs::Message for ChannelArg {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ChannelArg {
+impl __fastrs::table::Tabled for ChannelArg {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ChannelArg,
+            [__fastrs::table::Entry<ChannelArg>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ChannelArg, name)),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::hooked_read(0x18),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(ChannelArg, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -440,6 +443,44 @@ impl __fastrs::table::Hooks for ChannelArg {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.value {
+                    ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    ::core::option::Option::Some(channel_arg::Value::IntValue(v)) => {
+                        1 + __fastrs::Int32::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                match &self.value {
+                    ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(channel_arg::Value::IntValue(v)) => {
+                        __fastrs::compact::write::<__fastrs::Int32>(v, &[0x18], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.value = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -494,153 +535,45 @@ pub struct ClientConfig {
 impl ::fastrs::Message for ClientConfig {
     const FULL_NAME: &'static str = "grpc.testing.ClientConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.server_targets, 1);
-        if self.client_type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<ClientType>::size(&self.client_type);
-        }
-        if let ::core::option::Option::Some(v) = &self.security_params {
-            n += 1 + __fastrs::Msg::<SecurityParams>::size(v);
-        }
-        if self.outstanding_rpcs_per_channel != 0 {
-            n += 1 + __fastrs::Int32::size(&self.outstanding_rpcs_per_channel);
-        }
-        if self.client_channels != 0 {
-            n += 1 + __fastrs::Int32::size(&self.client_channels);
-        }
-        if self.async_client_threads != 0 {
-            n += 1 + __fastrs::Int32::size(&self.async_client_threads);
-        }
-        if self.rpc_type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<RpcType>::size(&self.rpc_type);
-        }
-        if let ::core::option::Option::Some(v) = &self.load_params {
-            n += 1 + __fastrs::Msg::<LoadParams>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload_config {
-            n += 1 + __fastrs::Msg::<PayloadConfig>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.histogram_params {
-            n += 1 + __fastrs::Msg::<HistogramParams>::size(v);
-        }
-        n += __fastrs::compact::size_packed::<__fastrs::Int32>(&self.core_list, 1);
-        if self.core_limit != 0 {
-            n += 1 + __fastrs::Int32::size(&self.core_limit);
-        }
-        if !self.other_client_api.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.other_client_api);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ChannelArg>,
-            >(&self.channel_args, 2);
-        if self.threads_per_cq != 0 {
-            n += 2 + __fastrs::Int32::size(&self.threads_per_cq);
-        }
-        if self.messages_per_stream != 0 {
-            n += 2 + __fastrs::Int32::size(&self.messages_per_stream);
-        }
-        if self.use_coalesce_api {
-            n += 2 + __fastrs::Bool::size(&self.use_coalesce_api);
-        }
-        if self.median_latency_collection_interval_millis != 0 {
-            n
-                += 2
-                    + __fastrs::Int32::size(
-                        &self.median_latency_collection_interval_millis,
-                    );
-        }
-        if self.client_processes != 0 {
-            n += 2 + __fastrs::Int32::size(&self.client_processes);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.client_processes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.client_processes, &[0xa8, 0x01], w);
-        }
-        if self.median_latency_collection_interval_millis != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.median_latency_collection_interval_millis, &[0xa0, 0x01], w);
-        }
-        if self.use_coalesce_api {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.use_coalesce_api, &[0x98, 0x01], w);
-        }
-        if self.messages_per_stream != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.messages_per_stream, &[0x90, 0x01], w);
-        }
-        if self.threads_per_cq != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.threads_per_cq, &[0x88, 0x01], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ChannelArg>,
-        >(&self.channel_args, &[0x82, 0x01], w);
-        if !self.other_client_api.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.other_client_api, &[0x7a], w);
-        }
-        if self.core_limit != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.core_limit, &[0x70], w);
-        }
-        __fastrs::compact::write_packed::<__fastrs::Int32>(&self.core_list, &[0x6a], w);
-        if let ::core::option::Option::Some(v) = &self.histogram_params {
-            __fastrs::compact::write::<__fastrs::Msg<HistogramParams>>(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload_config {
-            __fastrs::compact::write::<__fastrs::Msg<PayloadConfig>>(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.load_params {
-            __fastrs::compact::write::<__fastrs::Msg<LoadParams>>(v, &[0x52], w);
-        }
-        if self.rpc_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<RpcType>,
-            >(&self.rpc_type, &[0x40], w);
-        }
-        if self.async_client_threads != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.async_client_threads, &[0x38], w);
-        }
-        if self.client_channels != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.client_channels, &[0x28], w);
-        }
-        if self.outstanding_rpcs_per_channel != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.outstanding_rpcs_per_channel, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.security_params {
-            __fastrs::compact::write::<__fastrs::Msg<SecurityParams>>(v, &[0x1a], w);
-        }
-        if self.client_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<ClientType>,
-            >(&self.client_type, &[0x10], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.server_targets, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientConfig, 19> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClientConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientConfig,
+            [__fastrs::table::Entry<ClientConfig>; 19],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
@@ -649,7 +582,7 @@ impl ::fastrs::Message for ClientConfig {
                     __fastrs::table::Implicit<__fastrs::OpenEnum<ClientType>>,
                 >(0x10, 0, ::fastrs::table_field!(ClientConfig, client_type)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SecurityParams>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<SecurityParams>>,
                 >(0x1a, 0, ::fastrs::table_field!(ClientConfig, security_params)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -668,16 +601,16 @@ impl ::fastrs::Message for ClientConfig {
                     __fastrs::table::Implicit<__fastrs::OpenEnum<RpcType>>,
                 >(0x40, 0, ::fastrs::table_field!(ClientConfig, rpc_type)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<LoadParams>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<LoadParams>>,
                 >(0x52, 0, ::fastrs::table_field!(ClientConfig, load_params)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<PayloadConfig>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<PayloadConfig>>,
                 >(0x5a, 0, ::fastrs::table_field!(ClientConfig, payload_config)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HistogramParams>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<HistogramParams>>,
                 >(0x62, 0, ::fastrs::table_field!(ClientConfig, histogram_params)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
+                    __fastrs::table::Packed<__fastrs::Int32>,
                 >(0x6a, 0x68, ::fastrs::table_field!(ClientConfig, core_list)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -686,7 +619,7 @@ impl ::fastrs::Message for ClientConfig {
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x7a, 0, ::fastrs::table_field!(ClientConfig, other_client_api)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelArg>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelArg>>,
                 >(0x82, 0, ::fastrs::table_field!(ClientConfig, channel_args)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -716,46 +649,8 @@ impl ::fastrs::Message for ClientConfig {
             ],
             ::fastrs::table_field!(ClientConfig, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.server_targets.clear();
-        self.client_type = ::core::default::Default::default();
-        self.security_params = ::core::option::Option::None;
-        self.outstanding_rpcs_per_channel = ::core::default::Default::default();
-        self.client_channels = ::core::default::Default::default();
-        self.async_client_threads = ::core::default::Default::default();
-        self.rpc_type = ::core::default::Default::default();
-        self.load_params = ::core::option::Option::None;
-        self.payload_config = ::core::option::Option::None;
-        self.histogram_params = ::core::option::Option::None;
-        self.core_list.clear();
-        self.core_limit = ::core::default::Default::default();
-        self.other_client_api.clear();
-        self.channel_args.clear();
-        self.threads_per_cq = ::core::default::Default::default();
-        self.messages_per_stream = ::core::default::Default::default();
-        self.use_coalesce_api = ::core::default::Default::default();
-        self.median_latency_collection_interval_millis = ::core::default::Default::default();
-        self.client_processes = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientStatus {
@@ -767,37 +662,20 @@ pub struct ClientStatus {
 impl ::fastrs::Message for ClientStatus {
     const FULL_NAME: &'static str = "grpc.testing.ClientStatus";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.stats {
-            n += 1 + __fastrs::Msg::<ClientStats>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.stats {
-            __fastrs::compact::write::<__fastrs::Msg<ClientStats>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStatus, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ClientStats>>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientStatus, stats)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ClientStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.stats = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -815,6 +693,24 @@ impl ::fastrs::Message for ClientStatus {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClientStatus {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientStatus,
+            [__fastrs::table::Entry<ClientStatus>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ClientStats>>,
+                >(0x0a, 0, ::fastrs::table_field!(ClientStatus, stats)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ClientStatus, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Request current stats
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -828,37 +724,20 @@ pub struct Mark {
 impl ::fastrs::Message for Mark {
     const FULL_NAME: &'static str = "grpc.testing.Mark";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.reset {
-            n += 1 + __fastrs::Bool::size(&self.reset);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.reset {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.reset, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Mark, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(Mark, reset)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Mark, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.reset = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -876,6 +755,21 @@ impl ::fastrs::Message for Mark {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Mark {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Mark, [__fastrs::table::Entry<Mark>; 1]> = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x08, 0, ::fastrs::table_field!(Mark, reset)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(Mark, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientArgs {
@@ -887,45 +781,20 @@ pub struct ClientArgs {
 impl ::fastrs::Message for ClientArgs {
     const FULL_NAME: &'static str = "grpc.testing.ClientArgs";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.argtype {
-            n
-                += match oneof {
-                    client_args::Argtype::Setup(v) => {
-                        1 + __fastrs::Msg::<ClientConfig>::size(v)
-                    }
-                    client_args::Argtype::Mark(v) => 1 + __fastrs::Msg::<Mark>::size(v),
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.argtype {
-            ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<ClientConfig>>(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientArgs, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ClientArgs, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.argtype = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -945,7 +814,21 @@ impl ::fastrs::Message for ClientArgs {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ClientArgs {
+impl __fastrs::table::Tabled for ClientArgs {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientArgs,
+            [__fastrs::table::Entry<ClientArgs>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ClientArgs, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -990,6 +873,46 @@ impl __fastrs::table::Hooks for ClientArgs {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.argtype {
+                    ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
+                        1 + __fastrs::Msg::<ClientConfig>::size(v)
+                    }
+                    ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
+                        1 + __fastrs::Msg::<Mark>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.argtype {
+                    ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ClientConfig>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
+                        __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.argtype = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`ClientArgs`].
 pub mod client_args {
@@ -1032,105 +955,51 @@ pub struct ServerConfig {
 impl ::fastrs::Message for ServerConfig {
     const FULL_NAME: &'static str = "grpc.testing.ServerConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.server_type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<ServerType>::size(&self.server_type);
-        }
-        if let ::core::option::Option::Some(v) = &self.security_params {
-            n += 1 + __fastrs::Msg::<SecurityParams>::size(v);
-        }
-        if self.port != 0 {
-            n += 1 + __fastrs::Int32::size(&self.port);
-        }
-        if self.async_server_threads != 0 {
-            n += 1 + __fastrs::Int32::size(&self.async_server_threads);
-        }
-        if self.core_limit != 0 {
-            n += 1 + __fastrs::Int32::size(&self.core_limit);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload_config {
-            n += 1 + __fastrs::Msg::<PayloadConfig>::size(v);
-        }
-        n += __fastrs::compact::size_packed::<__fastrs::Int32>(&self.core_list, 1);
-        if !self.other_server_api.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.other_server_api);
-        }
-        if self.threads_per_cq != 0 {
-            n += 1 + __fastrs::Int32::size(&self.threads_per_cq);
-        }
-        if self.server_processes != 0 {
-            n += 2 + __fastrs::Int32::size(&self.server_processes);
-        }
-        if self.resource_quota_size != 0 {
-            n += 2 + __fastrs::Int32::size(&self.resource_quota_size);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ChannelArg>,
-            >(&self.channel_args, 2);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ChannelArg>,
-        >(&self.channel_args, &[0xd2, 0x3e], w);
-        if self.resource_quota_size != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.resource_quota_size, &[0xc8, 0x3e], w);
-        }
-        if self.server_processes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.server_processes, &[0xa8, 0x01], w);
-        }
-        if self.threads_per_cq != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.threads_per_cq, &[0x60], w);
-        }
-        if !self.other_server_api.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.other_server_api, &[0x5a], w);
-        }
-        __fastrs::compact::write_packed::<__fastrs::Int32>(&self.core_list, &[0x52], w);
-        if let ::core::option::Option::Some(v) = &self.payload_config {
-            __fastrs::compact::write::<__fastrs::Msg<PayloadConfig>>(v, &[0x4a], w);
-        }
-        if self.core_limit != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.core_limit, &[0x40], w);
-        }
-        if self.async_server_threads != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.async_server_threads, &[0x38], w);
-        }
-        if self.port != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.port, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.security_params {
-            __fastrs::compact::write::<__fastrs::Msg<SecurityParams>>(v, &[0x12], w);
-        }
-        if self.server_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<ServerType>,
-            >(&self.server_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerConfig, 12> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServerConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerConfig,
+            [__fastrs::table::Entry<ServerConfig>; 12],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::OpenEnum<ServerType>>,
                 >(0x08, 0, ::fastrs::table_field!(ServerConfig, server_type)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SecurityParams>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<SecurityParams>>,
                 >(0x12, 0, ::fastrs::table_field!(ServerConfig, security_params)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -1142,10 +1011,10 @@ impl ::fastrs::Message for ServerConfig {
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x40, 0, ::fastrs::table_field!(ServerConfig, core_limit)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<PayloadConfig>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<PayloadConfig>>,
                 >(0x4a, 0, ::fastrs::table_field!(ServerConfig, payload_config)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
+                    __fastrs::table::Packed<__fastrs::Int32>,
                 >(0x52, 0x50, ::fastrs::table_field!(ServerConfig, core_list)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1160,45 +1029,14 @@ impl ::fastrs::Message for ServerConfig {
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x1f48, 0, ::fastrs::table_field!(ServerConfig, resource_quota_size)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ChannelArg>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelArg>>,
                 >(0x1f52, 0, ::fastrs::table_field!(ServerConfig, channel_args)),
             ],
             &[0, 1, 2, 0, 3, 0, 0, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 0, 10],
             ::fastrs::table_field!(ServerConfig, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.server_type = ::core::default::Default::default();
-        self.security_params = ::core::option::Option::None;
-        self.port = ::core::default::Default::default();
-        self.async_server_threads = ::core::default::Default::default();
-        self.core_limit = ::core::default::Default::default();
-        self.payload_config = ::core::option::Option::None;
-        self.core_list.clear();
-        self.other_server_api.clear();
-        self.threads_per_cq = ::core::default::Default::default();
-        self.server_processes = ::core::default::Default::default();
-        self.resource_quota_size = ::core::default::Default::default();
-        self.channel_args.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerArgs {
@@ -1210,45 +1048,20 @@ pub struct ServerArgs {
 impl ::fastrs::Message for ServerArgs {
     const FULL_NAME: &'static str = "grpc.testing.ServerArgs";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.argtype {
-            n
-                += match oneof {
-                    server_args::Argtype::Setup(v) => {
-                        1 + __fastrs::Msg::<ServerConfig>::size(v)
-                    }
-                    server_args::Argtype::Mark(v) => 1 + __fastrs::Msg::<Mark>::size(v),
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.argtype {
-            ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<ServerConfig>>(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerArgs, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ServerArgs, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.argtype = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1268,7 +1081,21 @@ impl ::fastrs::Message for ServerArgs {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ServerArgs {
+impl __fastrs::table::Tabled for ServerArgs {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerArgs,
+            [__fastrs::table::Entry<ServerArgs>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ServerArgs, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1313,6 +1140,46 @@ impl __fastrs::table::Hooks for ServerArgs {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.argtype {
+                    ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
+                        1 + __fastrs::Msg::<ServerConfig>::size(v)
+                    }
+                    ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
+                        1 + __fastrs::Msg::<Mark>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.argtype {
+                    ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ServerConfig>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
+                        __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.argtype = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`ServerArgs`].
 pub mod server_args {
@@ -1336,39 +1203,48 @@ pub struct ServerStatus {
 impl ::fastrs::Message for ServerStatus {
     const FULL_NAME: &'static str = "grpc.testing.ServerStatus";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.stats {
-            n += 1 + __fastrs::Msg::<ServerStats>::size(v);
-        }
-        if self.port != 0 {
-            n += 1 + __fastrs::Int32::size(&self.port);
-        }
-        if self.cores != 0 {
-            n += 1 + __fastrs::Int32::size(&self.cores);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.cores != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.cores, &[0x18], w);
-        }
-        if self.port != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.port, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.stats {
-            __fastrs::compact::write::<__fastrs::Msg<ServerStats>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerStatus, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServerStatus {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerStatus,
+            [__fastrs::table::Entry<ServerStatus>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerStats>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<ServerStats>>,
                 >(0x0a, 0, ::fastrs::table_field!(ServerStatus, stats)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -1380,30 +1256,8 @@ impl ::fastrs::Message for ServerStatus {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(ServerStatus, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.stats = ::core::option::Option::None;
-        self.port = ::core::default::Default::default();
-        self.cores = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CoreRequest {
@@ -1414,25 +1268,20 @@ pub struct CoreRequest {
 impl ::fastrs::Message for CoreRequest {
     const FULL_NAME: &'static str = "grpc.testing.CoreRequest";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CoreRequest, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(CoreRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1450,6 +1299,20 @@ impl ::fastrs::Message for CoreRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CoreRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CoreRequest,
+            [__fastrs::table::Entry<CoreRequest>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(CoreRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CoreResponse {
@@ -1462,37 +1325,20 @@ pub struct CoreResponse {
 impl ::fastrs::Message for CoreResponse {
     const FULL_NAME: &'static str = "grpc.testing.CoreResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.cores != 0 {
-            n += 1 + __fastrs::Int32::size(&self.cores);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.cores != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.cores, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CoreResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(CoreResponse, cores)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CoreResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.cores = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1510,6 +1356,24 @@ impl ::fastrs::Message for CoreResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CoreResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CoreResponse,
+            [__fastrs::table::Entry<CoreResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(CoreResponse, cores)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(CoreResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Void {
@@ -1520,25 +1384,20 @@ pub struct Void {
 impl ::fastrs::Message for Void {
     const FULL_NAME: &'static str = "grpc.testing.Void";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Void, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(Void, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1556,6 +1415,17 @@ impl ::fastrs::Message for Void {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Void {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Void, [__fastrs::table::Entry<Void>; 0]> = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(Void, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A single performance scenario: input to qps_json_driver
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1583,84 +1453,57 @@ pub struct Scenario {
 impl ::fastrs::Message for Scenario {
     const FULL_NAME: &'static str = "grpc.testing.Scenario";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if let ::core::option::Option::Some(v) = &self.client_config {
-            n += 1 + __fastrs::Msg::<ClientConfig>::size(v);
-        }
-        if self.num_clients != 0 {
-            n += 1 + __fastrs::Int32::size(&self.num_clients);
-        }
-        if let ::core::option::Option::Some(v) = &self.server_config {
-            n += 1 + __fastrs::Msg::<ServerConfig>::size(v);
-        }
-        if self.num_servers != 0 {
-            n += 1 + __fastrs::Int32::size(&self.num_servers);
-        }
-        if self.warmup_seconds != 0 {
-            n += 1 + __fastrs::Int32::size(&self.warmup_seconds);
-        }
-        if self.benchmark_seconds != 0 {
-            n += 1 + __fastrs::Int32::size(&self.benchmark_seconds);
-        }
-        if self.spawn_local_worker_count != 0 {
-            n += 1 + __fastrs::Int32::size(&self.spawn_local_worker_count);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.spawn_local_worker_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.spawn_local_worker_count, &[0x40], w);
-        }
-        if self.benchmark_seconds != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.benchmark_seconds, &[0x38], w);
-        }
-        if self.warmup_seconds != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.warmup_seconds, &[0x30], w);
-        }
-        if self.num_servers != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.num_servers, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.server_config {
-            __fastrs::compact::write::<__fastrs::Msg<ServerConfig>>(v, &[0x22], w);
-        }
-        if self.num_clients != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.num_clients, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.client_config {
-            __fastrs::compact::write::<__fastrs::Msg<ClientConfig>>(v, &[0x12], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Scenario, 8> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Scenario {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Scenario,
+            [__fastrs::table::Entry<Scenario>; 8],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(Scenario, name)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ClientConfig>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<ClientConfig>>,
                 >(0x12, 0, ::fastrs::table_field!(Scenario, client_config)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
                 >(0x18, 0, ::fastrs::table_field!(Scenario, num_clients)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ServerConfig>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<ServerConfig>>,
                 >(0x22, 0, ::fastrs::table_field!(Scenario, server_config)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -1678,35 +1521,8 @@ impl ::fastrs::Message for Scenario {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(Scenario, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.name.clear();
-        self.client_config = ::core::option::Option::None;
-        self.num_clients = ::core::default::Default::default();
-        self.server_config = ::core::option::Option::None;
-        self.num_servers = ::core::default::Default::default();
-        self.warmup_seconds = ::core::default::Default::default();
-        self.benchmark_seconds = ::core::default::Default::default();
-        self.spawn_local_worker_count = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// A set of scenarios to be run with qps_json_driver
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1719,38 +1535,20 @@ pub struct Scenarios {
 impl ::fastrs::Message for Scenarios {
     const FULL_NAME: &'static str = "grpc.testing.Scenarios";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<Scenario>,
-            >(&self.scenarios, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Scenario>,
-        >(&self.scenarios, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Scenarios, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Scenario>>,
-                >(0x0a, 0, ::fastrs::table_field!(Scenarios, scenarios)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Scenarios, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scenarios.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1768,6 +1566,24 @@ impl ::fastrs::Message for Scenarios {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Scenarios {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Scenarios,
+            [__fastrs::table::Entry<Scenarios>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Scenario>>,
+                >(0x0a, 0, ::fastrs::table_field!(Scenarios, scenarios)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(Scenarios, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Basic summary that can be computed from ClientStats and ServerStats
 /// once the scenario has finished.
@@ -1817,166 +1633,45 @@ pub struct ScenarioResultSummary {
 impl ::fastrs::Message for ScenarioResultSummary {
     const FULL_NAME: &'static str = "grpc.testing.ScenarioResultSummary";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.qps.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.qps);
-        }
-        if self.qps_per_server_core.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.qps_per_server_core);
-        }
-        if self.server_system_time.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.server_system_time);
-        }
-        if self.server_user_time.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.server_user_time);
-        }
-        if self.client_system_time.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.client_system_time);
-        }
-        if self.client_user_time.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.client_user_time);
-        }
-        if self.latency_50.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.latency_50);
-        }
-        if self.latency_90.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.latency_90);
-        }
-        if self.latency_95.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.latency_95);
-        }
-        if self.latency_99.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.latency_99);
-        }
-        if self.latency_999.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.latency_999);
-        }
-        if self.server_cpu_usage.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.server_cpu_usage);
-        }
-        if self.successful_requests_per_second.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.successful_requests_per_second);
-        }
-        if self.failed_requests_per_second.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.failed_requests_per_second);
-        }
-        if self.client_polls_per_request.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.client_polls_per_request);
-        }
-        if self.server_polls_per_request.to_bits() != 0 {
-            n += 2 + __fastrs::Double::size(&self.server_polls_per_request);
-        }
-        if self.server_queries_per_cpu_sec.to_bits() != 0 {
-            n += 2 + __fastrs::Double::size(&self.server_queries_per_cpu_sec);
-        }
-        if self.client_queries_per_cpu_sec.to_bits() != 0 {
-            n += 2 + __fastrs::Double::size(&self.client_queries_per_cpu_sec);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.end_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.end_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0xa2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x9a, 0x01], w);
-        }
-        if self.client_queries_per_cpu_sec.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.client_queries_per_cpu_sec, &[0x91, 0x01], w);
-        }
-        if self.server_queries_per_cpu_sec.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.server_queries_per_cpu_sec, &[0x89, 0x01], w);
-        }
-        if self.server_polls_per_request.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.server_polls_per_request, &[0x81, 0x01], w);
-        }
-        if self.client_polls_per_request.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.client_polls_per_request, &[0x79], w);
-        }
-        if self.failed_requests_per_second.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.failed_requests_per_second, &[0x71], w);
-        }
-        if self.successful_requests_per_second.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.successful_requests_per_second, &[0x69], w);
-        }
-        if self.server_cpu_usage.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.server_cpu_usage, &[0x61], w);
-        }
-        if self.latency_999.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.latency_999, &[0x59], w);
-        }
-        if self.latency_99.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.latency_99, &[0x51], w);
-        }
-        if self.latency_95.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.latency_95, &[0x49], w);
-        }
-        if self.latency_90.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.latency_90, &[0x41], w);
-        }
-        if self.latency_50.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.latency_50, &[0x39], w);
-        }
-        if self.client_user_time.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.client_user_time, &[0x31], w);
-        }
-        if self.client_system_time.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.client_system_time, &[0x29], w);
-        }
-        if self.server_user_time.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.server_user_time, &[0x21], w);
-        }
-        if self.server_system_time.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.server_system_time, &[0x19], w);
-        }
-        if self.qps_per_server_core.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.qps_per_server_core, &[0x11], w);
-        }
-        if self.qps.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.qps, &[0x09], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScenarioResultSummary, 20> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScenarioResultSummary {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ScenarioResultSummary,
+            [__fastrs::table::Entry<ScenarioResultSummary>; 20],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
@@ -2106,47 +1801,8 @@ impl ::fastrs::Message for ScenarioResultSummary {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
             ::fastrs::table_field!(ScenarioResultSummary, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.qps = ::core::default::Default::default();
-        self.qps_per_server_core = ::core::default::Default::default();
-        self.server_system_time = ::core::default::Default::default();
-        self.server_user_time = ::core::default::Default::default();
-        self.client_system_time = ::core::default::Default::default();
-        self.client_user_time = ::core::default::Default::default();
-        self.latency_50 = ::core::default::Default::default();
-        self.latency_90 = ::core::default::Default::default();
-        self.latency_95 = ::core::default::Default::default();
-        self.latency_99 = ::core::default::Default::default();
-        self.latency_999 = ::core::default::Default::default();
-        self.server_cpu_usage = ::core::default::Default::default();
-        self.successful_requests_per_second = ::core::default::Default::default();
-        self.failed_requests_per_second = ::core::default::Default::default();
-        self.client_polls_per_request = ::core::default::Default::default();
-        self.server_polls_per_request = ::core::default::Default::default();
-        self.server_queries_per_cpu_sec = ::core::default::Default::default();
-        self.client_queries_per_cpu_sec = ::core::default::Default::default();
-        self.start_time = ::core::option::Option::None;
-        self.end_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Results of a single benchmark scenario.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2175,116 +1831,20 @@ pub struct ScenarioResult {
 impl ::fastrs::Message for ScenarioResult {
     const FULL_NAME: &'static str = "grpc.testing.ScenarioResult";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.scenario {
-            n += 1 + __fastrs::Msg::<Scenario>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.latencies {
-            n += 1 + __fastrs::Msg::<HistogramData>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ClientStats>,
-            >(&self.client_stats, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ServerStats>,
-            >(&self.server_stats, 1);
-        n += __fastrs::compact::size_packed::<__fastrs::Int32>(&self.server_cores, 1);
-        if let ::core::option::Option::Some(v) = &self.summary {
-            n += 1 + __fastrs::Msg::<ScenarioResultSummary>::size(v);
-        }
-        n += __fastrs::compact::size_packed::<__fastrs::Bool>(&self.client_success, 1);
-        n += __fastrs::compact::size_packed::<__fastrs::Bool>(&self.server_success, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<RequestResultCount>,
-            >(&self.request_results, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<RequestResultCount>,
-        >(&self.request_results, &[0x4a], w);
-        __fastrs::compact::write_packed::<
-            __fastrs::Bool,
-        >(&self.server_success, &[0x42], w);
-        __fastrs::compact::write_packed::<
-            __fastrs::Bool,
-        >(&self.client_success, &[0x3a], w);
-        if let ::core::option::Option::Some(v) = &self.summary {
-            __fastrs::compact::write::<
-                __fastrs::Msg<ScenarioResultSummary>,
-            >(v, &[0x32], w);
-        }
-        __fastrs::compact::write_packed::<
-            __fastrs::Int32,
-        >(&self.server_cores, &[0x2a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ServerStats>,
-        >(&self.server_stats, &[0x22], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ClientStats>,
-        >(&self.client_stats, &[0x1a], w);
-        if let ::core::option::Option::Some(v) = &self.latencies {
-            __fastrs::compact::write::<__fastrs::Msg<HistogramData>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.scenario {
-            __fastrs::compact::write::<__fastrs::Msg<Scenario>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScenarioResult, 9> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Scenario>>,
-                >(0x0a, 0, ::fastrs::table_field!(ScenarioResult, scenario)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HistogramData>>,
-                >(0x12, 0, ::fastrs::table_field!(ScenarioResult, latencies)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ClientStats>>,
-                >(0x1a, 0, ::fastrs::table_field!(ScenarioResult, client_stats)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ServerStats>>,
-                >(0x22, 0, ::fastrs::table_field!(ScenarioResult, server_stats)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
-                >(0x2a, 0x28, ::fastrs::table_field!(ScenarioResult, server_cores)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScenarioResultSummary>>,
-                >(0x32, 0, ::fastrs::table_field!(ScenarioResult, summary)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Bool>,
-                >(0x3a, 0x38, ::fastrs::table_field!(ScenarioResult, client_success)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Bool>,
-                >(0x42, 0x40, ::fastrs::table_field!(ScenarioResult, server_success)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<RequestResultCount>>,
-                >(0x4a, 0, ::fastrs::table_field!(ScenarioResult, request_results)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(ScenarioResult, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scenario = ::core::option::Option::None;
-        self.latencies = ::core::option::Option::None;
-        self.client_stats.clear();
-        self.server_stats.clear();
-        self.server_cores.clear();
-        self.summary = ::core::option::Option::None;
-        self.client_success.clear();
-        self.server_success.clear();
-        self.request_results.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2302,6 +1862,50 @@ impl ::fastrs::Message for ScenarioResult {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScenarioResult {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ScenarioResult,
+            [__fastrs::table::Entry<ScenarioResult>; 9],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Scenario>>,
+                >(0x0a, 0, ::fastrs::table_field!(ScenarioResult, scenario)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<HistogramData>>,
+                >(0x12, 0, ::fastrs::table_field!(ScenarioResult, latencies)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ClientStats>>,
+                >(0x1a, 0, ::fastrs::table_field!(ScenarioResult, client_stats)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ServerStats>>,
+                >(0x22, 0, ::fastrs::table_field!(ScenarioResult, server_stats)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<__fastrs::Int32>,
+                >(0x2a, 0x28, ::fastrs::table_field!(ScenarioResult, server_cores)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<ScenarioResultSummary>,
+                    >,
+                >(0x32, 0, ::fastrs::table_field!(ScenarioResult, summary)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<__fastrs::Bool>,
+                >(0x3a, 0x38, ::fastrs::table_field!(ScenarioResult, client_success)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<__fastrs::Bool>,
+                >(0x42, 0x40, ::fastrs::table_field!(ScenarioResult, server_success)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<RequestResultCount>>,
+                >(0x4a, 0, ::fastrs::table_field!(ScenarioResult, request_results)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+            ::fastrs::table_field!(ScenarioResult, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// An empty message that you can re-use to avoid defining duplicated empty
 /// messages in your project. A typical example is to use it as argument or the
@@ -2319,25 +1923,20 @@ pub struct Empty {
 impl ::fastrs::Message for Empty {
     const FULL_NAME: &'static str = "grpc.testing.Empty";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Empty, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(Empty, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2355,6 +1954,20 @@ impl ::fastrs::Message for Empty {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Empty {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Empty,
+            [__fastrs::table::Entry<Empty>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(Empty, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// TODO(dgq): Go back to using well-known types once
 /// <https://github.com/grpc/grpc/issues/6980> has been fixed.
@@ -2370,37 +1983,20 @@ pub struct BoolValue {
 impl ::fastrs::Message for BoolValue {
     const FULL_NAME: &'static str = "grpc.testing.BoolValue";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.value {
-            n += 1 + __fastrs::Bool::size(&self.value);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.value {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.value, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BoolValue, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(BoolValue, value)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(BoolValue, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.value = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2418,6 +2014,24 @@ impl ::fastrs::Message for BoolValue {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BoolValue {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BoolValue,
+            [__fastrs::table::Entry<BoolValue>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x08, 0, ::fastrs::table_field!(BoolValue, value)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(BoolValue, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A block of data, to simply increase gRPC message size.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2433,49 +2047,20 @@ pub struct Payload {
 impl ::fastrs::Message for Payload {
     const FULL_NAME: &'static str = "grpc.testing.Payload";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.r#type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<PayloadType>::size(&self.r#type);
-        }
-        if !self.body.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.body);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.body.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.body, &[0x12], w);
-        }
-        if self.r#type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<PayloadType>,
-            >(&self.r#type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Payload, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
-                >(0x08, 0, ::fastrs::table_field!(Payload, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Payload, body)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Payload, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type = ::core::default::Default::default();
-        self.body.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2493,6 +2078,27 @@ impl ::fastrs::Message for Payload {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Payload {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Payload,
+            [__fastrs::table::Entry<Payload>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
+                >(0x08, 0, ::fastrs::table_field!(Payload, r#type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x12, 0, ::fastrs::table_field!(Payload, body)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Payload, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A protobuf representation for grpc status. This is used by test
 /// clients to specify a status that the server should attempt to return.
@@ -2507,47 +2113,20 @@ pub struct EchoStatus {
 impl ::fastrs::Message for EchoStatus {
     const FULL_NAME: &'static str = "grpc.testing.EchoStatus";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.code != 0 {
-            n += 1 + __fastrs::Int32::size(&self.code);
-        }
-        if !self.message.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.message);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.message.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.message, &[0x12], w);
-        }
-        if self.code != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.code, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EchoStatus, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(EchoStatus, code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(EchoStatus, message)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(EchoStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.code = ::core::default::Default::default();
-        self.message.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2565,6 +2144,27 @@ impl ::fastrs::Message for EchoStatus {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for EchoStatus {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            EchoStatus,
+            [__fastrs::table::Entry<EchoStatus>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(EchoStatus, code)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(EchoStatus, message)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(EchoStatus, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Unary request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2602,147 +2202,20 @@ pub struct SimpleRequest {
 impl ::fastrs::Message for SimpleRequest {
     const FULL_NAME: &'static str = "grpc.testing.SimpleRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.response_type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<PayloadType>::size(&self.response_type);
-        }
-        if self.response_size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.response_size);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload {
-            n += 1 + __fastrs::Msg::<Payload>::size(v);
-        }
-        if self.fill_username {
-            n += 1 + __fastrs::Bool::size(&self.fill_username);
-        }
-        if self.fill_oauth_scope {
-            n += 1 + __fastrs::Bool::size(&self.fill_oauth_scope);
-        }
-        if let ::core::option::Option::Some(v) = &self.response_compressed {
-            n += 1 + __fastrs::Msg::<BoolValue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.response_status {
-            n += 1 + __fastrs::Msg::<EchoStatus>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.expect_compressed {
-            n += 1 + __fastrs::Msg::<BoolValue>::size(v);
-        }
-        if self.fill_server_id {
-            n += 1 + __fastrs::Bool::size(&self.fill_server_id);
-        }
-        if self.fill_grpclb_route_type {
-            n += 1 + __fastrs::Bool::size(&self.fill_grpclb_route_type);
-        }
-        if let ::core::option::Option::Some(v) = &self.orca_per_query_report {
-            n += 1 + __fastrs::Msg::<TestOrcaReport>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.orca_per_query_report {
-            __fastrs::compact::write::<__fastrs::Msg<TestOrcaReport>>(v, &[0x5a], w);
-        }
-        if self.fill_grpclb_route_type {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.fill_grpclb_route_type, &[0x50], w);
-        }
-        if self.fill_server_id {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.fill_server_id, &[0x48], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.expect_compressed {
-            __fastrs::compact::write::<__fastrs::Msg<BoolValue>>(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.response_status {
-            __fastrs::compact::write::<__fastrs::Msg<EchoStatus>>(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.response_compressed {
-            __fastrs::compact::write::<__fastrs::Msg<BoolValue>>(v, &[0x32], w);
-        }
-        if self.fill_oauth_scope {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.fill_oauth_scope, &[0x28], w);
-        }
-        if self.fill_username {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.fill_username, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload {
-            __fastrs::compact::write::<__fastrs::Msg<Payload>>(v, &[0x1a], w);
-        }
-        if self.response_size != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.response_size, &[0x10], w);
-        }
-        if self.response_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<PayloadType>,
-            >(&self.response_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SimpleRequest, 11> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
-                >(0x08, 0, ::fastrs::table_field!(SimpleRequest, response_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(SimpleRequest, response_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
-                >(0x1a, 0, ::fastrs::table_field!(SimpleRequest, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(SimpleRequest, fill_username)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(SimpleRequest, fill_oauth_scope)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(0x32, 0, ::fastrs::table_field!(SimpleRequest, response_compressed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<EchoStatus>>,
-                >(0x3a, 0, ::fastrs::table_field!(SimpleRequest, response_status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(0x42, 0, ::fastrs::table_field!(SimpleRequest, expect_compressed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x48, 0, ::fastrs::table_field!(SimpleRequest, fill_server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(SimpleRequest, fill_grpclb_route_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TestOrcaReport>>,
-                >(0x5a, 0, ::fastrs::table_field!(SimpleRequest, orca_per_query_report)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(SimpleRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.response_type = ::core::default::Default::default();
-        self.response_size = ::core::default::Default::default();
-        self.payload = ::core::option::Option::None;
-        self.fill_username = ::core::default::Default::default();
-        self.fill_oauth_scope = ::core::default::Default::default();
-        self.response_compressed = ::core::option::Option::None;
-        self.response_status = ::core::option::Option::None;
-        self.expect_compressed = ::core::option::Option::None;
-        self.fill_server_id = ::core::default::Default::default();
-        self.fill_grpclb_route_type = ::core::default::Default::default();
-        self.orca_per_query_report = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2760,6 +2233,58 @@ impl ::fastrs::Message for SimpleRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SimpleRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SimpleRequest,
+            [__fastrs::table::Entry<SimpleRequest>; 11],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
+                >(0x08, 0, ::fastrs::table_field!(SimpleRequest, response_type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x10, 0, ::fastrs::table_field!(SimpleRequest, response_size)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
+                >(0x1a, 0, ::fastrs::table_field!(SimpleRequest, payload)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x20, 0, ::fastrs::table_field!(SimpleRequest, fill_username)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x28, 0, ::fastrs::table_field!(SimpleRequest, fill_oauth_scope)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
+                >(0x32, 0, ::fastrs::table_field!(SimpleRequest, response_compressed)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<EchoStatus>>,
+                >(0x3a, 0, ::fastrs::table_field!(SimpleRequest, response_status)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
+                >(0x42, 0, ::fastrs::table_field!(SimpleRequest, expect_compressed)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x48, 0, ::fastrs::table_field!(SimpleRequest, fill_server_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(
+                    0x50,
+                    0,
+                    ::fastrs::table_field!(SimpleRequest, fill_grpclb_route_type),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<TestOrcaReport>>,
+                >(0x5a, 0, ::fastrs::table_field!(SimpleRequest, orca_per_query_report)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+            ::fastrs::table_field!(SimpleRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Unary response, as configured by the request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2785,63 +2310,48 @@ pub struct SimpleResponse {
 impl ::fastrs::Message for SimpleResponse {
     const FULL_NAME: &'static str = "grpc.testing.SimpleResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.payload {
-            n += 1 + __fastrs::Msg::<Payload>::size(v);
-        }
-        if !self.username.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.username);
-        }
-        if !self.oauth_scope.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.oauth_scope);
-        }
-        if !self.server_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.server_id);
-        }
-        if self.grpclb_route_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        GrpclbRouteType,
-                    >::size(&self.grpclb_route_type);
-        }
-        if !self.hostname.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.hostname);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.hostname.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.hostname, &[0x32], w);
-        }
-        if self.grpclb_route_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<GrpclbRouteType>,
-            >(&self.grpclb_route_type, &[0x28], w);
-        }
-        if !self.server_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.server_id, &[0x22], w);
-        }
-        if !self.oauth_scope.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.oauth_scope, &[0x1a], w);
-        }
-        if !self.username.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.username, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload {
-            __fastrs::compact::write::<__fastrs::Msg<Payload>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SimpleResponse, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SimpleResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SimpleResponse,
+            [__fastrs::table::Entry<SimpleResponse>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
                 >(0x0a, 0, ::fastrs::table_field!(SimpleResponse, payload)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -2862,33 +2372,8 @@ impl ::fastrs::Message for SimpleResponse {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(SimpleResponse, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.payload = ::core::option::Option::None;
-        self.username.clear();
-        self.oauth_scope.clear();
-        self.server_id.clear();
-        self.grpclb_route_type = ::core::default::Default::default();
-        self.hostname.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Client-streaming request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2907,51 +2392,20 @@ pub struct StreamingInputCallRequest {
 impl ::fastrs::Message for StreamingInputCallRequest {
     const FULL_NAME: &'static str = "grpc.testing.StreamingInputCallRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.payload {
-            n += 1 + __fastrs::Msg::<Payload>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.expect_compressed {
-            n += 1 + __fastrs::Msg::<BoolValue>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.expect_compressed {
-            __fastrs::compact::write::<__fastrs::Msg<BoolValue>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload {
-            __fastrs::compact::write::<__fastrs::Msg<Payload>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingInputCallRequest, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(StreamingInputCallRequest, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(StreamingInputCallRequest, expect_compressed),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StreamingInputCallRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.payload = ::core::option::Option::None;
-        self.expect_compressed = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2970,6 +2424,31 @@ impl ::fastrs::Message for StreamingInputCallRequest {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StreamingInputCallRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StreamingInputCallRequest,
+            [__fastrs::table::Entry<StreamingInputCallRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
+                >(0x0a, 0, ::fastrs::table_field!(StreamingInputCallRequest, payload)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(StreamingInputCallRequest, expect_compressed),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(StreamingInputCallRequest, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// Client-streaming response.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StreamingInputCallResponse {
@@ -2982,26 +2461,45 @@ pub struct StreamingInputCallResponse {
 impl ::fastrs::Message for StreamingInputCallResponse {
     const FULL_NAME: &'static str = "grpc.testing.StreamingInputCallResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.aggregated_payload_size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.aggregated_payload_size);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.aggregated_payload_size != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.aggregated_payload_size, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingInputCallResponse, 1> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StreamingInputCallResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StreamingInputCallResponse,
+            [__fastrs::table::Entry<StreamingInputCallResponse>; 1],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -3016,28 +2514,8 @@ impl ::fastrs::Message for StreamingInputCallResponse {
             &[0, 1],
             ::fastrs::table_field!(StreamingInputCallResponse, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.aggregated_payload_size = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Configuration for a particular response.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3062,71 +2540,20 @@ pub struct ResponseParameters {
 impl ::fastrs::Message for ResponseParameters {
     const FULL_NAME: &'static str = "grpc.testing.ResponseParameters";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.size);
-        }
-        if self.interval_us != 0 {
-            n += 1 + __fastrs::Int32::size(&self.interval_us);
-        }
-        if let ::core::option::Option::Some(v) = &self.compressed {
-            n += 1 + __fastrs::Msg::<BoolValue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.fill_peer_socket_address {
-            n += 1 + __fastrs::Msg::<BoolValue>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.fill_peer_socket_address {
-            __fastrs::compact::write::<__fastrs::Msg<BoolValue>>(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.compressed {
-            __fastrs::compact::write::<__fastrs::Msg<BoolValue>>(v, &[0x1a], w);
-        }
-        if self.interval_us != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.interval_us, &[0x10], w);
-        }
-        if self.size != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.size, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResponseParameters, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ResponseParameters, size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ResponseParameters, interval_us)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(0x1a, 0, ::fastrs::table_field!(ResponseParameters, compressed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BoolValue>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ResponseParameters, fill_peer_socket_address),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ResponseParameters, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.size = ::core::default::Default::default();
-        self.interval_us = ::core::default::Default::default();
-        self.compressed = ::core::option::Option::None;
-        self.fill_peer_socket_address = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3144,6 +2571,37 @@ impl ::fastrs::Message for ResponseParameters {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ResponseParameters {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ResponseParameters,
+            [__fastrs::table::Entry<ResponseParameters>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(ResponseParameters, size)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x10, 0, ::fastrs::table_field!(ResponseParameters, interval_us)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
+                >(0x1a, 0, ::fastrs::table_field!(ResponseParameters, compressed)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
+                >(
+                    0x22,
+                    0,
+                    ::fastrs::table_field!(ResponseParameters, fill_peer_socket_address),
+                ),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(ResponseParameters, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Server-streaming request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3168,98 +2626,20 @@ pub struct StreamingOutputCallRequest {
 impl ::fastrs::Message for StreamingOutputCallRequest {
     const FULL_NAME: &'static str = "grpc.testing.StreamingOutputCallRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.response_type.to_i32() != 0 {
-            n += 1 + __fastrs::OpenEnum::<PayloadType>::size(&self.response_type);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ResponseParameters>,
-            >(&self.response_parameters, 1);
-        if let ::core::option::Option::Some(v) = &self.payload {
-            n += 1 + __fastrs::Msg::<Payload>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.response_status {
-            n += 1 + __fastrs::Msg::<EchoStatus>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.orca_oob_report {
-            n += 1 + __fastrs::Msg::<TestOrcaReport>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.orca_oob_report {
-            __fastrs::compact::write::<__fastrs::Msg<TestOrcaReport>>(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.response_status {
-            __fastrs::compact::write::<__fastrs::Msg<EchoStatus>>(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload {
-            __fastrs::compact::write::<__fastrs::Msg<Payload>>(v, &[0x1a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ResponseParameters>,
-        >(&self.response_parameters, &[0x12], w);
-        if self.response_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<PayloadType>,
-            >(&self.response_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingOutputCallRequest, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(StreamingOutputCallRequest, response_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ResponseParameters>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StreamingOutputCallRequest, response_parameters
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
-                >(0x1a, 0, ::fastrs::table_field!(StreamingOutputCallRequest, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<EchoStatus>>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(StreamingOutputCallRequest, response_status),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TestOrcaReport>>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(StreamingOutputCallRequest, orca_oob_report),
-                ),
-            ],
-            &[0, 1, 2, 3, 0, 0, 0, 4, 5],
-            ::fastrs::table_field!(StreamingOutputCallRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.response_type = ::core::default::Default::default();
-        self.response_parameters.clear();
-        self.payload = ::core::option::Option::None;
-        self.response_status = ::core::option::Option::None;
-        self.orca_oob_report = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3277,6 +2657,54 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StreamingOutputCallRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StreamingOutputCallRequest,
+            [__fastrs::table::Entry<StreamingOutputCallRequest>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
+                >(
+                    0x08,
+                    0,
+                    ::fastrs::table_field!(StreamingOutputCallRequest, response_type),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ResponseParameters>>,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(
+                        StreamingOutputCallRequest, response_parameters
+                    ),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
+                >(0x1a, 0, ::fastrs::table_field!(StreamingOutputCallRequest, payload)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<EchoStatus>>,
+                >(
+                    0x3a,
+                    0,
+                    ::fastrs::table_field!(StreamingOutputCallRequest, response_status),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<TestOrcaReport>>,
+                >(
+                    0x42,
+                    0,
+                    ::fastrs::table_field!(StreamingOutputCallRequest, orca_oob_report),
+                ),
+            ],
+            &[0, 1, 2, 3, 0, 0, 0, 4, 5],
+            ::fastrs::table_field!(StreamingOutputCallRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Server-streaming response, as configured by the request and parameters.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3292,35 +2720,48 @@ pub struct StreamingOutputCallResponse {
 impl ::fastrs::Message for StreamingOutputCallResponse {
     const FULL_NAME: &'static str = "grpc.testing.StreamingOutputCallResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.payload {
-            n += 1 + __fastrs::Msg::<Payload>::size(v);
-        }
-        if !self.peer_socket_address.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.peer_socket_address);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.peer_socket_address.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.peer_socket_address, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload {
-            __fastrs::compact::write::<__fastrs::Msg<Payload>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StreamingOutputCallResponse, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StreamingOutputCallResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StreamingOutputCallResponse,
+            [__fastrs::table::Entry<StreamingOutputCallResponse>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Payload>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
                 >(0x0a, 0, ::fastrs::table_field!(StreamingOutputCallResponse, payload)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -3335,29 +2776,8 @@ impl ::fastrs::Message for StreamingOutputCallResponse {
             &[0, 1, 2],
             ::fastrs::table_field!(StreamingOutputCallResponse, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.payload = ::core::option::Option::None;
-        self.peer_socket_address.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// For reconnect interop test only.
 /// Client tells server what reconnection parameters it used.
@@ -3371,43 +2791,20 @@ pub struct ReconnectParams {
 impl ::fastrs::Message for ReconnectParams {
     const FULL_NAME: &'static str = "grpc.testing.ReconnectParams";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.max_reconnect_backoff_ms != 0 {
-            n += 1 + __fastrs::Int32::size(&self.max_reconnect_backoff_ms);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.max_reconnect_backoff_ms != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.max_reconnect_backoff_ms, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ReconnectParams, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(ReconnectParams, max_reconnect_backoff_ms),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ReconnectParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.max_reconnect_backoff_ms = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3425,6 +2822,28 @@ impl ::fastrs::Message for ReconnectParams {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ReconnectParams {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ReconnectParams,
+            [__fastrs::table::Entry<ReconnectParams>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(
+                    0x08,
+                    0,
+                    ::fastrs::table_field!(ReconnectParams, max_reconnect_backoff_ms),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ReconnectParams, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// For reconnect interop test only.
 /// Server tells client whether its reconnects are following the spec and the
@@ -3440,43 +2859,20 @@ pub struct ReconnectInfo {
 impl ::fastrs::Message for ReconnectInfo {
     const FULL_NAME: &'static str = "grpc.testing.ReconnectInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.passed {
-            n += 1 + __fastrs::Bool::size(&self.passed);
-        }
-        n += __fastrs::compact::size_packed::<__fastrs::Int32>(&self.backoff_ms, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_packed::<__fastrs::Int32>(&self.backoff_ms, &[0x12], w);
-        if self.passed {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.passed, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ReconnectInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(ReconnectInfo, passed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Int32>,
-                >(0x12, 0x10, ::fastrs::table_field!(ReconnectInfo, backoff_ms)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ReconnectInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.passed = ::core::default::Default::default();
-        self.backoff_ms.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3494,6 +2890,27 @@ impl ::fastrs::Message for ReconnectInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ReconnectInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ReconnectInfo,
+            [__fastrs::table::Entry<ReconnectInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x08, 0, ::fastrs::table_field!(ReconnectInfo, passed)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<__fastrs::Int32>,
+                >(0x12, 0x10, ::fastrs::table_field!(ReconnectInfo, backoff_ms)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ReconnectInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadBalancerStatsRequest {
@@ -3512,34 +2929,45 @@ pub struct LoadBalancerStatsRequest {
 impl ::fastrs::Message for LoadBalancerStatsRequest {
     const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.num_rpcs != 0 {
-            n += 1 + __fastrs::Int32::size(&self.num_rpcs);
-        }
-        if self.timeout_sec != 0 {
-            n += 1 + __fastrs::Int32::size(&self.timeout_sec);
-        }
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.metadata_keys, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.metadata_keys, &[0x1a], w);
-        if self.timeout_sec != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.timeout_sec, &[0x10], w);
-        }
-        if self.num_rpcs != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.num_rpcs, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerStatsRequest, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for LoadBalancerStatsRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadBalancerStatsRequest,
+            [__fastrs::table::Entry<LoadBalancerStatsRequest>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -3562,30 +2990,8 @@ impl ::fastrs::Message for LoadBalancerStatsRequest {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(LoadBalancerStatsRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.num_rpcs = ::core::default::Default::default();
-        self.timeout_sec = ::core::default::Default::default();
-        self.metadata_keys.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadBalancerStatsResponse {
@@ -3609,74 +3015,20 @@ pub struct LoadBalancerStatsResponse {
 impl ::fastrs::Message for LoadBalancerStatsResponse {
     const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Int32,
-            >(self.rpcs_by_peer.iter(), 1);
-        if self.num_failures != 0 {
-            n += 1 + __fastrs::Int32::size(&self.num_failures);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<load_balancer_stats_response::RpcsByPeer>,
-            >(self.rpcs_by_method.iter(), 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<load_balancer_stats_response::MetadataByPeer>,
-            >(self.metadatas_by_peer.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<load_balancer_stats_response::MetadataByPeer>,
-        >(self.metadatas_by_peer.iter(), &[0x22], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<load_balancer_stats_response::RpcsByPeer>,
-        >(self.rpcs_by_method.iter(), &[0x1a], w);
-        if self.num_failures != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.num_failures, &[0x10], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Int32,
-        >(self.rpcs_by_peer.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerStatsResponse, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(LoadBalancerStatsResponse, num_failures),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(LoadBalancerStatsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.rpcs_by_peer.clear();
-        self.num_failures = ::core::default::Default::default();
-        self.rpcs_by_method.clear();
-        self.metadatas_by_peer.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3696,7 +3048,29 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadBalancerStatsResponse {
+impl __fastrs::table::Tabled for LoadBalancerStatsResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadBalancerStatsResponse,
+            [__fastrs::table::Entry<LoadBalancerStatsResponse>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(
+                    0x10,
+                    0,
+                    ::fastrs::table_field!(LoadBalancerStatsResponse, num_failures),
+                ),
+                __fastrs::table::Entry::hooked(0x1a),
+                __fastrs::table::Entry::hooked(0x22),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(LoadBalancerStatsResponse, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3758,11 +3132,64 @@ impl __fastrs::table::Hooks for LoadBalancerStatsResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Int32,
+                >(self.rpcs_by_peer.iter(), 1)
+            }
+            0x1a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<load_balancer_stats_response::RpcsByPeer>,
+                >(self.rpcs_by_method.iter(), 1)
+            }
+            0x22 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<load_balancer_stats_response::MetadataByPeer>,
+                >(self.metadatas_by_peer.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Int32,
+                >(self.rpcs_by_peer.iter(), &[0x0a], w)
+            }
+            0x1a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<load_balancer_stats_response::RpcsByPeer>,
+                >(self.rpcs_by_method.iter(), &[0x1a], w)
+            }
+            0x22 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<load_balancer_stats_response::MetadataByPeer>,
+                >(self.metadatas_by_peer.iter(), &[0x22], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.rpcs_by_peer.clear(),
+            0x1a => self.rpcs_by_method.clear(),
+            0x22 => self.metadatas_by_peer.clear(),
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`LoadBalancerStatsResponse`].
 pub mod load_balancer_stats_response {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct MetadataEntry {
         /// Key, exactly as received from the server. Case may be different from what
@@ -3779,38 +3206,45 @@ pub mod load_balancer_stats_response {
     impl ::fastrs::Message for MetadataEntry {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse.MetadataEntry";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.key.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.key);
-            }
-            if !self.value.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.value);
-            }
-            if self.r#type.to_i32() != 0 {
-                n += 1 + __fastrs::OpenEnum::<MetadataType>::size(&self.r#type);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.r#type.to_i32() != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::OpenEnum<MetadataType>,
-                >(&self.r#type, &[0x18], w);
-            }
-            if !self.value.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.value, &[0x12], w);
-            }
-            if !self.key.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.key, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MetadataEntry, 3> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for MetadataEntry {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                MetadataEntry,
+                [__fastrs::table::Entry<MetadataEntry>; 3],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
@@ -3825,30 +3259,8 @@ pub mod load_balancer_stats_response {
                 &[0, 1, 2, 3],
                 ::fastrs::table_field!(MetadataEntry, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.key.clear();
-            self.value.clear();
-            self.r#type = ::core::default::Default::default();
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct RpcMetadata {
@@ -3862,38 +3274,20 @@ pub mod load_balancer_stats_response {
     impl ::fastrs::Message for RpcMetadata {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse.RpcMetadata";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            n
-                += __fastrs::compact::size_repeated::<
-                    __fastrs::Msg<MetadataEntry>,
-                >(&self.metadata, 1);
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            __fastrs::compact::write_repeated::<
-                __fastrs::Msg<MetadataEntry>,
-            >(&self.metadata, &[0x0a], w);
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<RpcMetadata, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::Msg<MetadataEntry>>,
-                    >(0x0a, 0, ::fastrs::table_field!(RpcMetadata, metadata)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(RpcMetadata, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.metadata.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -3911,6 +3305,24 @@ pub mod load_balancer_stats_response {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for RpcMetadata {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                RpcMetadata,
+                [__fastrs::table::Entry<RpcMetadata>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Repeated<__fastrs::table::Tab<MetadataEntry>>,
+                    >(0x0a, 0, ::fastrs::table_field!(RpcMetadata, metadata)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(RpcMetadata, unknown_fields),
+            );
+            &TABLE
+        };
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct MetadataByPeer {
@@ -3923,38 +3335,20 @@ pub mod load_balancer_stats_response {
     impl ::fastrs::Message for MetadataByPeer {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse.MetadataByPeer";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            n
-                += __fastrs::compact::size_repeated::<
-                    __fastrs::Msg<RpcMetadata>,
-                >(&self.rpc_metadata, 1);
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            __fastrs::compact::write_repeated::<
-                __fastrs::Msg<RpcMetadata>,
-            >(&self.rpc_metadata, &[0x0a], w);
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MetadataByPeer, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::Msg<RpcMetadata>>,
-                    >(0x0a, 0, ::fastrs::table_field!(MetadataByPeer, rpc_metadata)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(MetadataByPeer, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.rpc_metadata.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -3972,6 +3366,24 @@ pub mod load_balancer_stats_response {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for MetadataByPeer {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                MetadataByPeer,
+                [__fastrs::table::Entry<MetadataByPeer>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Repeated<__fastrs::table::Tab<RpcMetadata>>,
+                    >(0x0a, 0, ::fastrs::table_field!(MetadataByPeer, rpc_metadata)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(MetadataByPeer, unknown_fields),
+            );
+            &TABLE
+        };
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct RpcsByPeer {
@@ -3987,36 +3399,20 @@ pub mod load_balancer_stats_response {
     impl ::fastrs::Message for RpcsByPeer {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse.RpcsByPeer";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            n
-                += __fastrs::size_map::<
-                    __fastrs::Str,
-                    __fastrs::Int32,
-                >(self.rpcs_by_peer.iter(), 1);
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            __fastrs::write_map::<
-                __fastrs::Str,
-                __fastrs::Int32,
-            >(self.rpcs_by_peer.iter(), &[0x0a], w);
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<RpcsByPeer, 1> = __fastrs::table::Table::new(
-                [__fastrs::table::Entry::hooked(0x0a)],
-                &[0, 1],
-                ::fastrs::table_field!(RpcsByPeer, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.rpcs_by_peer.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -4036,7 +3432,18 @@ pub mod load_balancer_stats_response {
         }
     }
     #[allow(deprecated)]
-    impl __fastrs::table::Hooks for RpcsByPeer {
+    impl __fastrs::table::Tabled for RpcsByPeer {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                RpcsByPeer,
+                [__fastrs::table::Entry<RpcsByPeer>; 1],
+            > = __fastrs::table::Table::new(
+                [__fastrs::table::Entry::hooked(0x0a)],
+                &[0, 1],
+                ::fastrs::table_field!(RpcsByPeer, unknown_fields),
+            );
+            &TABLE
+        };
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -4062,6 +3469,34 @@ pub mod load_balancer_stats_response {
                     ::core::result::Result::Ok(())
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }
+        }
+        fn size_hooked(&self, tag: u32) -> usize {
+            match tag {
+                0x0a => {
+                    __fastrs::size_map::<
+                        __fastrs::Str,
+                        __fastrs::Int32,
+                    >(self.rpcs_by_peer.iter(), 1)
+                }
+                _ => 0,
+            }
+        }
+        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+            match tag {
+                0x0a => {
+                    __fastrs::write_map::<
+                        __fastrs::Str,
+                        __fastrs::Int32,
+                    >(self.rpcs_by_peer.iter(), &[0x0a], w)
+                }
+                _ => {}
+            }
+        }
+        fn clear_hooked(&mut self, tag: u32) {
+            match tag {
+                0x0a => self.rpcs_by_peer.clear(),
+                _ => {}
             }
         }
     }
@@ -4114,25 +3549,20 @@ pub struct LoadBalancerAccumulatedStatsRequest {
 impl ::fastrs::Message for LoadBalancerAccumulatedStatsRequest {
     const FULL_NAME: &'static str = "grpc.testing.LoadBalancerAccumulatedStatsRequest";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerAccumulatedStatsRequest, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(LoadBalancerAccumulatedStatsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4150,6 +3580,20 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadBalancerAccumulatedStatsRequest,
+            [__fastrs::table::Entry<LoadBalancerAccumulatedStatsRequest>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(LoadBalancerAccumulatedStatsRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Accumulated stats for RPCs sent by a test client.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4188,71 +3632,20 @@ pub struct LoadBalancerAccumulatedStatsResponse {
 impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
     const FULL_NAME: &'static str = "grpc.testing.LoadBalancerAccumulatedStatsResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Int32,
-            >(self.num_rpcs_started_by_method.iter(), 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Int32,
-            >(self.num_rpcs_succeeded_by_method.iter(), 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Int32,
-            >(self.num_rpcs_failed_by_method.iter(), 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<load_balancer_accumulated_stats_response::MethodStats>,
-            >(self.stats_per_method.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<load_balancer_accumulated_stats_response::MethodStats>,
-        >(self.stats_per_method.iter(), &[0x22], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Int32,
-        >(self.num_rpcs_failed_by_method.iter(), &[0x1a], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Int32,
-        >(self.num_rpcs_succeeded_by_method.iter(), &[0x12], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Int32,
-        >(self.num_rpcs_started_by_method.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<LoadBalancerAccumulatedStatsResponse, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(LoadBalancerAccumulatedStatsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.num_rpcs_started_by_method.clear();
-        self.num_rpcs_succeeded_by_method.clear();
-        self.num_rpcs_failed_by_method.clear();
-        self.stats_per_method.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4272,7 +3665,23 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for LoadBalancerAccumulatedStatsResponse {
+impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            LoadBalancerAccumulatedStatsResponse,
+            [__fastrs::table::Entry<LoadBalancerAccumulatedStatsResponse>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::hooked(0x1a),
+                __fastrs::table::Entry::hooked(0x22),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(LoadBalancerAccumulatedStatsResponse, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -4353,11 +3762,77 @@ impl __fastrs::table::Hooks for LoadBalancerAccumulatedStatsResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Int32,
+                >(self.num_rpcs_started_by_method.iter(), 1)
+            }
+            0x12 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Int32,
+                >(self.num_rpcs_succeeded_by_method.iter(), 1)
+            }
+            0x1a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Int32,
+                >(self.num_rpcs_failed_by_method.iter(), 1)
+            }
+            0x22 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<load_balancer_accumulated_stats_response::MethodStats>,
+                >(self.stats_per_method.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Int32,
+                >(self.num_rpcs_started_by_method.iter(), &[0x0a], w)
+            }
+            0x12 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Int32,
+                >(self.num_rpcs_succeeded_by_method.iter(), &[0x12], w)
+            }
+            0x1a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Int32,
+                >(self.num_rpcs_failed_by_method.iter(), &[0x1a], w)
+            }
+            0x22 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<load_balancer_accumulated_stats_response::MethodStats>,
+                >(self.stats_per_method.iter(), &[0x22], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.num_rpcs_started_by_method.clear(),
+            0x12 => self.num_rpcs_succeeded_by_method.clear(),
+            0x1a => self.num_rpcs_failed_by_method.clear(),
+            0x22 => self.stats_per_method.clear(),
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`LoadBalancerAccumulatedStatsResponse`].
 pub mod load_balancer_accumulated_stats_response {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct MethodStats {
         /// The number of RPCs that were started for this method.
@@ -4372,50 +3847,20 @@ pub mod load_balancer_accumulated_stats_response {
     impl ::fastrs::Message for MethodStats {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerAccumulatedStatsResponse.MethodStats";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.rpcs_started != 0 {
-                n += 1 + __fastrs::Int32::size(&self.rpcs_started);
-            }
-            n
-                += __fastrs::size_map::<
-                    __fastrs::Int32,
-                    __fastrs::Int32,
-                >(self.result.iter(), 1);
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            __fastrs::write_map::<
-                __fastrs::Int32,
-                __fastrs::Int32,
-            >(self.result.iter(), &[0x12], w);
-            if self.rpcs_started != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::Int32,
-                >(&self.rpcs_started, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<MethodStats, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(MethodStats, rpcs_started)),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(MethodStats, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.rpcs_started = ::core::default::Default::default();
-            self.result.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -4435,7 +3880,23 @@ pub mod load_balancer_accumulated_stats_response {
         }
     }
     #[allow(deprecated)]
-    impl __fastrs::table::Hooks for MethodStats {
+    impl __fastrs::table::Tabled for MethodStats {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                MethodStats,
+                [__fastrs::table::Entry<MethodStats>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Int32>,
+                    >(0x08, 0, ::fastrs::table_field!(MethodStats, rpcs_started)),
+                    __fastrs::table::Entry::hooked(0x12),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(MethodStats, unknown_fields),
+            );
+            &TABLE
+        };
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -4463,6 +3924,34 @@ pub mod load_balancer_accumulated_stats_response {
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
             }
         }
+        fn size_hooked(&self, tag: u32) -> usize {
+            match tag {
+                0x12 => {
+                    __fastrs::size_map::<
+                        __fastrs::Int32,
+                        __fastrs::Int32,
+                    >(self.result.iter(), 1)
+                }
+                _ => 0,
+            }
+        }
+        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+            match tag {
+                0x12 => {
+                    __fastrs::write_map::<
+                        __fastrs::Int32,
+                        __fastrs::Int32,
+                    >(self.result.iter(), &[0x12], w)
+                }
+                _ => {}
+            }
+        }
+        fn clear_hooked(&mut self, tag: u32) {
+            match tag {
+                0x12 => self.result.clear(),
+                _ => {}
+            }
+        }
     }
 }
 /// Configurations for a test client.
@@ -4484,63 +3973,20 @@ pub struct ClientConfigureRequest {
 impl ::fastrs::Message for ClientConfigureRequest {
     const FULL_NAME: &'static str = "grpc.testing.ClientConfigureRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::OpenEnum<client_configure_request::RpcType>,
-            >(&self.types, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<client_configure_request::Metadata>,
-            >(&self.metadata, 1);
-        if self.timeout_sec != 0 {
-            n += 1 + __fastrs::Int32::size(&self.timeout_sec);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.timeout_sec != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.timeout_sec, &[0x18], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<client_configure_request::Metadata>,
-        >(&self.metadata, &[0x12], w);
-        __fastrs::compact::write_packed::<
-            __fastrs::OpenEnum<client_configure_request::RpcType>,
-        >(&self.types, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientConfigureRequest, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
-                        __fastrs::OpenEnum<client_configure_request::RpcType>,
-                    >,
-                >(0x0a, 0x08, ::fastrs::table_field!(ClientConfigureRequest, types)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<client_configure_request::Metadata>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ClientConfigureRequest, metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(ClientConfigureRequest, timeout_sec)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ClientConfigureRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.types.clear();
-        self.metadata.clear();
-        self.timeout_sec = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4559,10 +4005,37 @@ impl ::fastrs::Message for ClientConfigureRequest {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClientConfigureRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientConfigureRequest,
+            [__fastrs::table::Entry<ClientConfigureRequest>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<
+                        __fastrs::OpenEnum<client_configure_request::RpcType>,
+                    >,
+                >(0x0a, 0x08, ::fastrs::table_field!(ClientConfigureRequest, types)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<client_configure_request::Metadata>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(ClientConfigureRequest, metadata)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x18, 0, ::fastrs::table_field!(ClientConfigureRequest, timeout_sec)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(ClientConfigureRequest, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// Types nested in [`ClientConfigureRequest`].
 pub mod client_configure_request {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// Metadata to be attached for the given type of RPCs.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Metadata {
@@ -4576,59 +4049,20 @@ pub mod client_configure_request {
     impl ::fastrs::Message for Metadata {
         const FULL_NAME: &'static str = "grpc.testing.ClientConfigureRequest.Metadata";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.r#type.to_i32() != 0 {
-                n += 1 + __fastrs::OpenEnum::<RpcType>::size(&self.r#type);
-            }
-            if !self.key.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.key);
-            }
-            if !self.value.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.value);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.value.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.value, &[0x1a], w);
-            }
-            if !self.key.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.key, &[0x12], w);
-            }
-            if self.r#type.to_i32() != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::OpenEnum<RpcType>,
-                >(&self.r#type, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Metadata, 3> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::OpenEnum<RpcType>>,
-                    >(0x08, 0, ::fastrs::table_field!(Metadata, r#type)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Metadata, key)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Metadata, value)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(Metadata, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.r#type = ::core::default::Default::default();
-            self.key.clear();
-            self.value.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -4646,6 +4080,30 @@ pub mod client_configure_request {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Metadata {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Metadata,
+                [__fastrs::table::Entry<Metadata>; 3],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::OpenEnum<RpcType>>,
+                    >(0x08, 0, ::fastrs::table_field!(Metadata, r#type)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x12, 0, ::fastrs::table_field!(Metadata, key)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x1a, 0, ::fastrs::table_field!(Metadata, value)),
+                ],
+                &[0, 1, 2, 3],
+                ::fastrs::table_field!(Metadata, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// Type of RPCs to send.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -4693,25 +4151,20 @@ pub struct ClientConfigureResponse {
 impl ::fastrs::Message for ClientConfigureResponse {
     const FULL_NAME: &'static str = "grpc.testing.ClientConfigureResponse";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientConfigureResponse, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(ClientConfigureResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4729,6 +4182,20 @@ impl ::fastrs::Message for ClientConfigureResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClientConfigureResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientConfigureResponse,
+            [__fastrs::table::Entry<ClientConfigureResponse>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(ClientConfigureResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MemorySize {
@@ -4740,37 +4207,20 @@ pub struct MemorySize {
 impl ::fastrs::Message for MemorySize {
     const FULL_NAME: &'static str = "grpc.testing.MemorySize";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.rss != 0 {
-            n += 1 + __fastrs::Int64::size(&self.rss);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.rss != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.rss, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MemorySize, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(MemorySize, rss)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(MemorySize, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.rss = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4788,6 +4238,24 @@ impl ::fastrs::Message for MemorySize {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for MemorySize {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            MemorySize,
+            [__fastrs::table::Entry<MemorySize>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(MemorySize, rss)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(MemorySize, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Metrics data the server will update and send to the client. It mirrors orca load report
 /// <https://github.com/cncf/xds/blob/eded343319d09f30032952beda9840bbd3dcf7ac/xds/data/orca/v3/orca_load_report.proto#L15>,
@@ -4805,73 +4273,20 @@ pub struct TestOrcaReport {
 impl ::fastrs::Message for TestOrcaReport {
     const FULL_NAME: &'static str = "grpc.testing.TestOrcaReport";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.cpu_utilization.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.cpu_utilization);
-        }
-        if self.memory_utilization.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.memory_utilization);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Double,
-            >(self.request_cost.iter(), 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Double,
-            >(self.utilization.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Double,
-        >(self.utilization.iter(), &[0x22], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Double,
-        >(self.request_cost.iter(), &[0x1a], w);
-        if self.memory_utilization.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.memory_utilization, &[0x11], w);
-        }
-        if self.cpu_utilization.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.cpu_utilization, &[0x09], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TestOrcaReport, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(TestOrcaReport, cpu_utilization)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(TestOrcaReport, memory_utilization)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(TestOrcaReport, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.cpu_utilization = ::core::default::Default::default();
-        self.memory_utilization = ::core::default::Default::default();
-        self.request_cost.clear();
-        self.utilization.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4891,7 +4306,27 @@ impl ::fastrs::Message for TestOrcaReport {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for TestOrcaReport {
+impl __fastrs::table::Tabled for TestOrcaReport {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TestOrcaReport,
+            [__fastrs::table::Entry<TestOrcaReport>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Double>,
+                >(0x09, 0, ::fastrs::table_field!(TestOrcaReport, cpu_utilization)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Double>,
+                >(0x11, 0, ::fastrs::table_field!(TestOrcaReport, memory_utilization)),
+                __fastrs::table::Entry::hooked(0x1a),
+                __fastrs::table::Entry::hooked(0x22),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(TestOrcaReport, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -4936,6 +4371,47 @@ impl __fastrs::table::Hooks for TestOrcaReport {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x1a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Double,
+                >(self.request_cost.iter(), 1)
+            }
+            0x22 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Double,
+                >(self.utilization.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x1a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Double,
+                >(self.request_cost.iter(), &[0x1a], w)
+            }
+            0x22 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Double,
+                >(self.utilization.iter(), &[0x22], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x1a => self.request_cost.clear(),
+            0x22 => self.utilization.clear(),
+            _ => {}
+        }
+    }
 }
 /// Status that will be return to callers of the Hook method
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4949,34 +4425,45 @@ pub struct SetReturnStatusRequest {
 impl ::fastrs::Message for SetReturnStatusRequest {
     const FULL_NAME: &'static str = "grpc.testing.SetReturnStatusRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.grpc_code_to_return != 0 {
-            n += 1 + __fastrs::Int32::size(&self.grpc_code_to_return);
-        }
-        if !self.grpc_status_description.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.grpc_status_description);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.grpc_status_description.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.grpc_status_description, &[0x12], w);
-        }
-        if self.grpc_code_to_return != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.grpc_code_to_return, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetReturnStatusRequest, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SetReturnStatusRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SetReturnStatusRequest,
+            [__fastrs::table::Entry<SetReturnStatusRequest>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -4998,12 +4485,37 @@ impl ::fastrs::Message for SetReturnStatusRequest {
             &[0, 1, 2],
             ::fastrs::table_field!(SetReturnStatusRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct HookRequest {
+    pub command: ::fastrs::EnumValue<hook_request::HookRequestCommand>,
+    pub grpc_code_to_return: i32,
+    pub grpc_status_description: ::fastrs::alloc::string::String,
+    /// Server port to listen to
+    pub server_port: i32,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for HookRequest {
+    const FULL_NAME: &'static str = "grpc.testing.HookRequest";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.grpc_code_to_return = ::core::default::Default::default();
-        self.grpc_status_description.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5022,66 +4534,13 @@ impl ::fastrs::Message for SetReturnStatusRequest {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct HookRequest {
-    pub command: ::fastrs::EnumValue<hook_request::HookRequestCommand>,
-    pub grpc_code_to_return: i32,
-    pub grpc_status_description: ::fastrs::alloc::string::String,
-    /// Server port to listen to
-    pub server_port: i32,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for HookRequest {
-    const FULL_NAME: &'static str = "grpc.testing.HookRequest";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.command.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        hook_request::HookRequestCommand,
-                    >::size(&self.command);
-        }
-        if self.grpc_code_to_return != 0 {
-            n += 1 + __fastrs::Int32::size(&self.grpc_code_to_return);
-        }
-        if !self.grpc_status_description.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.grpc_status_description);
-        }
-        if self.server_port != 0 {
-            n += 1 + __fastrs::Int32::size(&self.server_port);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.server_port != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.server_port, &[0x20], w);
-        }
-        if !self.grpc_status_description.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.grpc_status_description, &[0x1a], w);
-        }
-        if self.grpc_code_to_return != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.grpc_code_to_return, &[0x10], w);
-        }
-        if self.command.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<hook_request::HookRequestCommand>,
-            >(&self.command, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HookRequest, 4> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for HookRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HookRequest,
+            [__fastrs::table::Entry<HookRequest>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -5101,31 +4560,8 @@ impl ::fastrs::Message for HookRequest {
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(HookRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.command = ::core::default::Default::default();
-        self.grpc_code_to_return = ::core::default::Default::default();
-        self.grpc_status_description.clear();
-        self.server_port = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Types nested in [`HookRequest`].
 pub mod hook_request {
@@ -5185,25 +4621,20 @@ pub struct HookResponse {
 impl ::fastrs::Message for HookResponse {
     const FULL_NAME: &'static str = "grpc.testing.HookResponse";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HookResponse, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(HookResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5221,6 +4652,20 @@ impl ::fastrs::Message for HookResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HookResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HookResponse,
+            [__fastrs::table::Entry<HookResponse>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(HookResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ByteBufferParams {
@@ -5233,47 +4678,20 @@ pub struct ByteBufferParams {
 impl ::fastrs::Message for ByteBufferParams {
     const FULL_NAME: &'static str = "grpc.testing.ByteBufferParams";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.req_size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.req_size);
-        }
-        if self.resp_size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.resp_size);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.resp_size != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.resp_size, &[0x10], w);
-        }
-        if self.req_size != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.req_size, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ByteBufferParams, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ByteBufferParams, req_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ByteBufferParams, resp_size)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ByteBufferParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.req_size = ::core::default::Default::default();
-        self.resp_size = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5291,6 +4709,27 @@ impl ::fastrs::Message for ByteBufferParams {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ByteBufferParams {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ByteBufferParams,
+            [__fastrs::table::Entry<ByteBufferParams>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(ByteBufferParams, req_size)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x10, 0, ::fastrs::table_field!(ByteBufferParams, resp_size)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ByteBufferParams, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SimpleProtoParams {
@@ -5303,47 +4742,20 @@ pub struct SimpleProtoParams {
 impl ::fastrs::Message for SimpleProtoParams {
     const FULL_NAME: &'static str = "grpc.testing.SimpleProtoParams";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.req_size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.req_size);
-        }
-        if self.resp_size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.resp_size);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.resp_size != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.resp_size, &[0x10], w);
-        }
-        if self.req_size != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.req_size, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SimpleProtoParams, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(SimpleProtoParams, req_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(SimpleProtoParams, resp_size)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SimpleProtoParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.req_size = ::core::default::Default::default();
-        self.resp_size = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5361,6 +4773,27 @@ impl ::fastrs::Message for SimpleProtoParams {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SimpleProtoParams {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SimpleProtoParams,
+            [__fastrs::table::Entry<SimpleProtoParams>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(SimpleProtoParams, req_size)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x10, 0, ::fastrs::table_field!(SimpleProtoParams, resp_size)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(SimpleProtoParams, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// TODO (vpai): Fill this in once the details of complex, representative
 /// protos are decided
@@ -5373,25 +4806,20 @@ pub struct ComplexProtoParams {
 impl ::fastrs::Message for ComplexProtoParams {
     const FULL_NAME: &'static str = "grpc.testing.ComplexProtoParams";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComplexProtoParams, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(ComplexProtoParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5409,6 +4837,20 @@ impl ::fastrs::Message for ComplexProtoParams {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ComplexProtoParams {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ComplexProtoParams,
+            [__fastrs::table::Entry<ComplexProtoParams>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(ComplexProtoParams, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PayloadConfig {
@@ -5420,63 +4862,20 @@ pub struct PayloadConfig {
 impl ::fastrs::Message for PayloadConfig {
     const FULL_NAME: &'static str = "grpc.testing.PayloadConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.payload {
-            n
-                += match oneof {
-                    payload_config::Payload::BytebufParams(v) => {
-                        1 + __fastrs::Msg::<ByteBufferParams>::size(v)
-                    }
-                    payload_config::Payload::SimpleParams(v) => {
-                        1 + __fastrs::Msg::<SimpleProtoParams>::size(v)
-                    }
-                    payload_config::Payload::ComplexParams(v) => {
-                        1 + __fastrs::Msg::<ComplexProtoParams>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.payload {
-            ::core::option::Option::Some(payload_config::Payload::BytebufParams(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ByteBufferParams>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(payload_config::Payload::SimpleParams(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<SimpleProtoParams>,
-                >(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(payload_config::Payload::ComplexParams(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ComplexProtoParams>,
-                >(v, &[0x1a], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PayloadConfig, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(PayloadConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.payload = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5496,7 +4895,22 @@ impl ::fastrs::Message for PayloadConfig {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for PayloadConfig {
+impl __fastrs::table::Tabled for PayloadConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PayloadConfig,
+            [__fastrs::table::Entry<PayloadConfig>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(PayloadConfig, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -5570,6 +4984,62 @@ impl __fastrs::table::Hooks for PayloadConfig {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.payload {
+                    ::core::option::Option::Some(
+                        payload_config::Payload::BytebufParams(v),
+                    ) => 1 + __fastrs::Msg::<ByteBufferParams>::size(v),
+                    ::core::option::Option::Some(
+                        payload_config::Payload::SimpleParams(v),
+                    ) => 1 + __fastrs::Msg::<SimpleProtoParams>::size(v),
+                    ::core::option::Option::Some(
+                        payload_config::Payload::ComplexParams(v),
+                    ) => 1 + __fastrs::Msg::<ComplexProtoParams>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.payload {
+                    ::core::option::Option::Some(
+                        payload_config::Payload::BytebufParams(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ByteBufferParams>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        payload_config::Payload::SimpleParams(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<SimpleProtoParams>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        payload_config::Payload::ComplexParams(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ComplexProtoParams>,
+                        >(v, &[0x1a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.payload = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`PayloadConfig`].
 pub mod payload_config {
@@ -5604,66 +5074,45 @@ pub struct ServerStats {
 impl ::fastrs::Message for ServerStats {
     const FULL_NAME: &'static str = "grpc.testing.ServerStats";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.time_elapsed.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.time_elapsed);
-        }
-        if self.time_user.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.time_user);
-        }
-        if self.time_system.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.time_system);
-        }
-        if self.total_cpu_time != 0 {
-            n += 1 + __fastrs::Uint64::size(&self.total_cpu_time);
-        }
-        if self.idle_cpu_time != 0 {
-            n += 1 + __fastrs::Uint64::size(&self.idle_cpu_time);
-        }
-        if self.cq_poll_count != 0 {
-            n += 1 + __fastrs::Uint64::size(&self.cq_poll_count);
-        }
-        if let ::core::option::Option::Some(v) = &self.core_stats {
-            n += 1 + __fastrs::Msg::<super::core::Stats>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.core_stats {
-            __fastrs::compact::write::<__fastrs::Msg<super::core::Stats>>(v, &[0x3a], w);
-        }
-        if self.cq_poll_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint64,
-            >(&self.cq_poll_count, &[0x30], w);
-        }
-        if self.idle_cpu_time != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint64,
-            >(&self.idle_cpu_time, &[0x28], w);
-        }
-        if self.total_cpu_time != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint64,
-            >(&self.total_cpu_time, &[0x20], w);
-        }
-        if self.time_system.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.time_system, &[0x19], w);
-        }
-        if self.time_user.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.time_user, &[0x11], w);
-        }
-        if self.time_elapsed.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.time_elapsed, &[0x09], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerStats, 7> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServerStats {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerStats,
+            [__fastrs::table::Entry<ServerStats>; 7],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
@@ -5684,40 +5133,14 @@ impl ::fastrs::Message for ServerStats {
                     __fastrs::table::Implicit<__fastrs::Uint64>,
                 >(0x30, 0, ::fastrs::table_field!(ServerStats, cq_poll_count)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<super::core::Stats>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<super::core::Stats>>,
                 >(0x3a, 0, ::fastrs::table_field!(ServerStats, core_stats)),
             ],
             &[0, 1, 2, 3, 4, 5, 6, 7],
             ::fastrs::table_field!(ServerStats, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.time_elapsed = ::core::default::Default::default();
-        self.time_user = ::core::default::Default::default();
-        self.time_system = ::core::default::Default::default();
-        self.total_cpu_time = ::core::default::Default::default();
-        self.idle_cpu_time = ::core::default::Default::default();
-        self.cq_poll_count = ::core::default::Default::default();
-        self.core_stats = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Histogram params based on grpc/support/histogram.c
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5733,47 +5156,20 @@ pub struct HistogramParams {
 impl ::fastrs::Message for HistogramParams {
     const FULL_NAME: &'static str = "grpc.testing.HistogramParams";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.resolution.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.resolution);
-        }
-        if self.max_possible.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.max_possible);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.max_possible.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.max_possible, &[0x11], w);
-        }
-        if self.resolution.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.resolution, &[0x09], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HistogramParams, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(HistogramParams, resolution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(HistogramParams, max_possible)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(HistogramParams, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.resolution = ::core::default::Default::default();
-        self.max_possible = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5791,6 +5187,27 @@ impl ::fastrs::Message for HistogramParams {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HistogramParams {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HistogramParams,
+            [__fastrs::table::Entry<HistogramParams>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Double>,
+                >(0x09, 0, ::fastrs::table_field!(HistogramParams, resolution)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Double>,
+                >(0x11, 0, ::fastrs::table_field!(HistogramParams, max_possible)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(HistogramParams, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Histogram data based on grpc/support/histogram.c
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5808,55 +5225,48 @@ pub struct HistogramData {
 impl ::fastrs::Message for HistogramData {
     const FULL_NAME: &'static str = "grpc.testing.HistogramData";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_packed::<__fastrs::Uint32>(&self.bucket, 1);
-        if self.min_seen.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.min_seen);
-        }
-        if self.max_seen.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.max_seen);
-        }
-        if self.sum.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.sum);
-        }
-        if self.sum_of_squares.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.sum_of_squares);
-        }
-        if self.count.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.count);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.count.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.count, &[0x31], w);
-        }
-        if self.sum_of_squares.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.sum_of_squares, &[0x29], w);
-        }
-        if self.sum.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.sum, &[0x21], w);
-        }
-        if self.max_seen.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.max_seen, &[0x19], w);
-        }
-        if self.min_seen.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.min_seen, &[0x11], w);
-        }
-        __fastrs::compact::write_packed::<__fastrs::Uint32>(&self.bucket, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HistogramData, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HistogramData {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HistogramData,
+            [__fastrs::table::Entry<HistogramData>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Uint32>,
+                    __fastrs::table::Packed<__fastrs::Uint32>,
                 >(0x0a, 0x08, ::fastrs::table_field!(HistogramData, bucket)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Double>,
@@ -5877,33 +5287,8 @@ impl ::fastrs::Message for HistogramData {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(HistogramData, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.bucket.clear();
-        self.min_seen = ::core::default::Default::default();
-        self.max_seen = ::core::default::Default::default();
-        self.sum = ::core::default::Default::default();
-        self.sum_of_squares = ::core::default::Default::default();
-        self.count = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestResultCount {
@@ -5916,47 +5301,20 @@ pub struct RequestResultCount {
 impl ::fastrs::Message for RequestResultCount {
     const FULL_NAME: &'static str = "grpc.testing.RequestResultCount";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.status_code != 0 {
-            n += 1 + __fastrs::Int32::size(&self.status_code);
-        }
-        if self.count != 0 {
-            n += 1 + __fastrs::Int64::size(&self.count);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.count != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.count, &[0x10], w);
-        }
-        if self.status_code != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.status_code, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestResultCount, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(RequestResultCount, status_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(RequestResultCount, count)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RequestResultCount, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.status_code = ::core::default::Default::default();
-        self.count = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5974,6 +5332,27 @@ impl ::fastrs::Message for RequestResultCount {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RequestResultCount {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RequestResultCount,
+            [__fastrs::table::Entry<RequestResultCount>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(RequestResultCount, status_code)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x10, 0, ::fastrs::table_field!(RequestResultCount, count)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(RequestResultCount, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientStats {
@@ -5996,100 +5375,20 @@ pub struct ClientStats {
 impl ::fastrs::Message for ClientStats {
     const FULL_NAME: &'static str = "grpc.testing.ClientStats";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.latencies {
-            n += 1 + __fastrs::Msg::<HistogramData>::size(v);
-        }
-        if self.time_elapsed.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.time_elapsed);
-        }
-        if self.time_user.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.time_user);
-        }
-        if self.time_system.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.time_system);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<RequestResultCount>,
-            >(&self.request_results, 1);
-        if self.cq_poll_count != 0 {
-            n += 1 + __fastrs::Uint64::size(&self.cq_poll_count);
-        }
-        if let ::core::option::Option::Some(v) = &self.core_stats {
-            n += 1 + __fastrs::Msg::<super::core::Stats>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.core_stats {
-            __fastrs::compact::write::<__fastrs::Msg<super::core::Stats>>(v, &[0x3a], w);
-        }
-        if self.cq_poll_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint64,
-            >(&self.cq_poll_count, &[0x30], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<RequestResultCount>,
-        >(&self.request_results, &[0x2a], w);
-        if self.time_system.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.time_system, &[0x21], w);
-        }
-        if self.time_user.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.time_user, &[0x19], w);
-        }
-        if self.time_elapsed.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Double>(&self.time_elapsed, &[0x11], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.latencies {
-            __fastrs::compact::write::<__fastrs::Msg<HistogramData>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientStats, 7> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<HistogramData>>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientStats, latencies)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(ClientStats, time_elapsed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(ClientStats, time_user)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x21, 0, ::fastrs::table_field!(ClientStats, time_system)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<RequestResultCount>>,
-                >(0x2a, 0, ::fastrs::table_field!(ClientStats, request_results)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x30, 0, ::fastrs::table_field!(ClientStats, cq_poll_count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<super::core::Stats>>,
-                >(0x3a, 0, ::fastrs::table_field!(ClientStats, core_stats)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ClientStats, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.latencies = ::core::option::Option::None;
-        self.time_elapsed = ::core::default::Default::default();
-        self.time_user = ::core::default::Default::default();
-        self.time_system = ::core::default::Default::default();
-        self.request_results.clear();
-        self.cq_poll_count = ::core::default::Default::default();
-        self.core_stats = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -6107,6 +5406,42 @@ impl ::fastrs::Message for ClientStats {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClientStats {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientStats,
+            [__fastrs::table::Entry<ClientStats>; 7],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<HistogramData>>,
+                >(0x0a, 0, ::fastrs::table_field!(ClientStats, latencies)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Double>,
+                >(0x11, 0, ::fastrs::table_field!(ClientStats, time_elapsed)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Double>,
+                >(0x19, 0, ::fastrs::table_field!(ClientStats, time_user)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Double>,
+                >(0x21, 0, ::fastrs::table_field!(ClientStats, time_system)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<RequestResultCount>>,
+                >(0x2a, 0, ::fastrs::table_field!(ClientStats, request_results)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint64>,
+                >(0x30, 0, ::fastrs::table_field!(ClientStats, cq_poll_count)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<super::core::Stats>>,
+                >(0x3a, 0, ::fastrs::table_field!(ClientStats, core_stats)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7],
+            ::fastrs::table_field!(ClientStats, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]

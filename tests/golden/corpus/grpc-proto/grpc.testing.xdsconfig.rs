@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Request the server to stop on recieving request for the resource with
 /// provided type and name
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -17,47 +16,20 @@ pub struct StopOnRequestRequest {
 impl ::fastrs::Message for StopOnRequestRequest {
     const FULL_NAME: &'static str = "grpc.testing.xdsconfig.StopOnRequestRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.type_url.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.type_url);
-        }
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x12], w);
-        }
-        if !self.type_url.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.type_url, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StopOnRequestRequest, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StopOnRequestRequest, type_url)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StopOnRequestRequest, name)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StopOnRequestRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.type_url.clear();
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -75,6 +47,27 @@ impl ::fastrs::Message for StopOnRequestRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StopOnRequestRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StopOnRequestRequest,
+            [__fastrs::table::Entry<StopOnRequestRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(StopOnRequestRequest, type_url)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(StopOnRequestRequest, name)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(StopOnRequestRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Response to a request to stop server on specific resource request. Contains
 /// a list of resources would cause the server to stop
@@ -88,40 +81,20 @@ pub struct StopOnRequestResponse {
 impl ::fastrs::Message for StopOnRequestResponse {
     const FULL_NAME: &'static str = "grpc.testing.xdsconfig.StopOnRequestResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<stop_on_request_response::ResourceFilter>,
-            >(&self.filters, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<stop_on_request_response::ResourceFilter>,
-        >(&self.filters, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StopOnRequestResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<stop_on_request_response::ResourceFilter>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(StopOnRequestResponse, filters)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StopOnRequestResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.filters.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -140,10 +113,29 @@ impl ::fastrs::Message for StopOnRequestResponse {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StopOnRequestResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StopOnRequestResponse,
+            [__fastrs::table::Entry<StopOnRequestResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<stop_on_request_response::ResourceFilter>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(StopOnRequestResponse, filters)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(StopOnRequestResponse, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// Types nested in [`StopOnRequestResponse`].
 pub mod stop_on_request_response {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct ResourceFilter {
         pub type_url: ::fastrs::alloc::string::String,
@@ -155,47 +147,20 @@ pub mod stop_on_request_response {
     impl ::fastrs::Message for ResourceFilter {
         const FULL_NAME: &'static str = "grpc.testing.xdsconfig.StopOnRequestResponse.ResourceFilter";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.type_url.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.type_url);
-            }
-            if !self.name.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.name);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.name.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x12], w);
-            }
-            if !self.type_url.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.type_url, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ResourceFilter, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(ResourceFilter, type_url)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(ResourceFilter, name)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(ResourceFilter, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.type_url.clear();
-            self.name.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -214,6 +179,27 @@ pub mod stop_on_request_response {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for ResourceFilter {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                ResourceFilter,
+                [__fastrs::table::Entry<ResourceFilter>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(ResourceFilter, type_url)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x12, 0, ::fastrs::table_field!(ResourceFilter, name)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(ResourceFilter, unknown_fields),
+            );
+            &TABLE
+        };
+    }
 }
 /// Request to set one or more resources.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -226,40 +212,20 @@ pub struct SetResourcesRequest {
 impl ::fastrs::Message for SetResourcesRequest {
     const FULL_NAME: &'static str = "grpc.testing.xdsconfig.SetResourcesRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<set_resources_request::ResourceToSet>,
-            >(&self.resources, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<set_resources_request::ResourceToSet>,
-        >(&self.resources, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetResourcesRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<set_resources_request::ResourceToSet>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(SetResourcesRequest, resources)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(SetResourcesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.resources.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -278,10 +244,29 @@ impl ::fastrs::Message for SetResourcesRequest {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SetResourcesRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SetResourcesRequest,
+            [__fastrs::table::Entry<SetResourcesRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<set_resources_request::ResourceToSet>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(SetResourcesRequest, resources)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(SetResourcesRequest, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// Types nested in [`SetResourcesRequest`].
 pub mod set_resources_request {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct ResourceToSet {
         /// Resource type
@@ -297,38 +282,45 @@ pub mod set_resources_request {
     impl ::fastrs::Message for ResourceToSet {
         const FULL_NAME: &'static str = "grpc.testing.xdsconfig.SetResourcesRequest.ResourceToSet";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.type_url.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.type_url);
-            }
-            if !self.name.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.name);
-            }
-            if let ::core::option::Option::Some(v) = &self.body {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Any>::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.body {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Any>,
-                >(v, &[0x1a], w);
-            }
-            if !self.name.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x12], w);
-            }
-            if !self.type_url.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.type_url, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ResourceToSet, 3> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for ResourceToSet {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                ResourceToSet,
+                [__fastrs::table::Entry<ResourceToSet>; 3],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
@@ -345,30 +337,8 @@ pub mod set_resources_request {
                 &[0, 1, 2, 3],
                 ::fastrs::table_field!(ResourceToSet, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.type_url.clear();
-            self.name.clear();
-            self.body = ::core::option::Option::None;
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
 }
 /// Response to request to set resource. Contains all xDS resources from the
@@ -383,38 +353,20 @@ pub struct SetResourcesResponse {
 impl ::fastrs::Message for SetResourcesResponse {
     const FULL_NAME: &'static str = "grpc.testing.xdsconfig.SetResourcesResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<::fastrs::well_known::Any>,
-            >(&self.resource, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<::fastrs::well_known::Any>,
-        >(&self.resource, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SetResourcesResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x0a, 0, ::fastrs::table_field!(SetResourcesResponse, resource)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(SetResourcesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.resource.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -432,4 +384,22 @@ impl ::fastrs::Message for SetResourcesResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SetResourcesResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SetResourcesResponse,
+            [__fastrs::table::Entry<SetResourcesResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
+                >(0x0a, 0, ::fastrs::table_field!(SetResourcesResponse, resource)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(SetResourcesResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }

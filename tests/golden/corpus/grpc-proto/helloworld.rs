@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// The request message containing the user's name.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HelloRequest {
@@ -15,37 +14,20 @@ pub struct HelloRequest {
 impl ::fastrs::Message for HelloRequest {
     const FULL_NAME: &'static str = "helloworld.HelloRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HelloRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HelloRequest, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(HelloRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -63,6 +45,24 @@ impl ::fastrs::Message for HelloRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HelloRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HelloRequest,
+            [__fastrs::table::Entry<HelloRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(HelloRequest, name)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(HelloRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// The response message containing the greetings
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -75,37 +75,20 @@ pub struct HelloReply {
 impl ::fastrs::Message for HelloReply {
     const FULL_NAME: &'static str = "helloworld.HelloReply";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.message.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.message);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.message.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.message, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HelloReply, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HelloReply, message)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(HelloReply, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.message.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -123,4 +106,22 @@ impl ::fastrs::Message for HelloReply {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HelloReply {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HelloReply,
+            [__fastrs::table::Entry<HelloReply>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(HelloReply, message)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(HelloReply, unknown_fields),
+        );
+        &TABLE
+    };
 }

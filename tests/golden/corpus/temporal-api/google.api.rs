@@ -27,47 +27,20 @@ pub struct Http {
 impl ::fastrs::Message for Http {
     const FULL_NAME: &'static str = "google.api.Http";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<HttpRule>>(&self.rules, 1);
-        if self.fully_decode_reserved_expansion {
-            n += 1 + __fastrs::Bool::size(&self.fully_decode_reserved_expansion);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.fully_decode_reserved_expansion {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.fully_decode_reserved_expansion, &[0x10], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<HttpRule>,
-        >(&self.rules, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Http, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<HttpRule>>,
-                >(0x0a, 0, ::fastrs::table_field!(Http, rules)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(Http, fully_decode_reserved_expansion)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Http, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.rules.clear();
-        self.fully_decode_reserved_expansion = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -85,6 +58,24 @@ impl ::fastrs::Message for Http {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Http {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Http, [__fastrs::table::Entry<Http>; 2]> = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<HttpRule>>,
+                >(0x0a, 0, ::fastrs::table_field!(Http, rules)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x10, 0, ::fastrs::table_field!(Http, fully_decode_reserved_expansion)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Http, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// # gRPC Transcoding
 ///
@@ -394,111 +385,20 @@ pub struct HttpRule {
 impl ::fastrs::Message for HttpRule {
     const FULL_NAME: &'static str = "google.api.HttpRule";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.selector.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.selector);
-        }
-        if !self.body.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.body);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<HttpRule>,
-            >(&self.additional_bindings, 1);
-        if !self.response_body.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.response_body);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.pattern {
-            n
-                += match oneof {
-                    http_rule::Pattern::Get(v) => 1 + __fastrs::Str::size(v),
-                    http_rule::Pattern::Put(v) => 1 + __fastrs::Str::size(v),
-                    http_rule::Pattern::Post(v) => 1 + __fastrs::Str::size(v),
-                    http_rule::Pattern::Delete(v) => 1 + __fastrs::Str::size(v),
-                    http_rule::Pattern::Patch(v) => 1 + __fastrs::Str::size(v),
-                    http_rule::Pattern::Custom(v) => {
-                        1 + __fastrs::Msg::<CustomHttpPattern>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.response_body.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.response_body, &[0x62], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<HttpRule>,
-        >(&self.additional_bindings, &[0x5a], w);
-        if let ::core::option::Option::Some(http_rule::Pattern::Custom(v)) = &self
-            .pattern
-        {
-            __fastrs::compact::write::<__fastrs::Msg<CustomHttpPattern>>(v, &[0x42], w);
-        }
-        if !self.body.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.body, &[0x3a], w);
-        }
-        match &self.pattern {
-            ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-            }
-            ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-            }
-            ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
-            }
-            ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
-            }
-            _ => {}
-        }
-        if !self.selector.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.selector, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HttpRule, 10> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HttpRule, selector)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(HttpRule, body)),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<HttpRule>>,
-                >(0x5a, 0, ::fastrs::table_field!(HttpRule, additional_bindings)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x62, 0, ::fastrs::table_field!(HttpRule, response_body)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 10],
-            ::fastrs::table_field!(HttpRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.selector.clear();
-        self.body.clear();
-        self.additional_bindings.clear();
-        self.response_body.clear();
-        self.pattern = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -518,7 +418,37 @@ impl ::fastrs::Message for HttpRule {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for HttpRule {
+impl __fastrs::table::Tabled for HttpRule {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HttpRule,
+            [__fastrs::table::Entry<HttpRule>; 10],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(HttpRule, selector)),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+                __fastrs::table::Entry::hooked_read(0x22),
+                __fastrs::table::Entry::hooked_read(0x2a),
+                __fastrs::table::Entry::hooked_read(0x32),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x3a, 0, ::fastrs::table_field!(HttpRule, body)),
+                __fastrs::table::Entry::hooked(0x42),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<HttpRule>>,
+                >(0x5a, 0, ::fastrs::table_field!(HttpRule, additional_bindings)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x62, 0, ::fastrs::table_field!(HttpRule, response_body)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 10],
+            ::fastrs::table_field!(HttpRule, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -623,6 +553,80 @@ impl __fastrs::table::Hooks for HttpRule {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.pattern {
+                    ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            0x42 => {
+                match &self.pattern {
+                    ::core::option::Option::Some(http_rule::Pattern::Custom(v)) => {
+                        1 + __fastrs::Msg::<CustomHttpPattern>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                match &self.pattern {
+                    ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
+                    }
+                    ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
+                    }
+                    ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
+                    }
+                    ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
+                    }
+                    _ => {}
+                }
+            }
+            0x42 => {
+                if let ::core::option::Option::Some(http_rule::Pattern::Custom(v)) = &self
+                    .pattern
+                {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<CustomHttpPattern>,
+                    >(v, &[0x42], w);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.pattern = ::core::option::Option::None,
+            0x42 => self.pattern = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`HttpRule`].
 pub mod http_rule {
@@ -663,47 +667,20 @@ pub struct CustomHttpPattern {
 impl ::fastrs::Message for CustomHttpPattern {
     const FULL_NAME: &'static str = "google.api.CustomHttpPattern";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.kind.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.kind);
-        }
-        if !self.path.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.path);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.path.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.path, &[0x12], w);
-        }
-        if !self.kind.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.kind, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CustomHttpPattern, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CustomHttpPattern, kind)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CustomHttpPattern, path)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CustomHttpPattern, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.kind.clear();
-        self.path.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -721,6 +698,27 @@ impl ::fastrs::Message for CustomHttpPattern {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CustomHttpPattern {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CustomHttpPattern,
+            [__fastrs::table::Entry<CustomHttpPattern>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(CustomHttpPattern, kind)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(CustomHttpPattern, path)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(CustomHttpPattern, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// See `HttpRule`.
 pub const HTTP: ::fastrs::Extension<

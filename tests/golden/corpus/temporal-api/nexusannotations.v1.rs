@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct OperationOptions {
     /// Nexus operation name (defaults to proto method name).
@@ -17,43 +16,20 @@ pub struct OperationOptions {
 impl ::fastrs::Message for OperationOptions {
     const FULL_NAME: &'static str = "nexusannotations.v1.OperationOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.tags, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<__fastrs::Str>(&self.tags, &[0x12], w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OperationOptions, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(OperationOptions, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(OperationOptions, tags)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(OperationOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.tags.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -71,6 +47,27 @@ impl ::fastrs::Message for OperationOptions {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for OperationOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            OperationOptions,
+            [__fastrs::table::Entry<OperationOptions>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(OperationOptions, name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(OperationOptions, tags)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(OperationOptions, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServiceOptions {
@@ -85,43 +82,20 @@ pub struct ServiceOptions {
 impl ::fastrs::Message for ServiceOptions {
     const FULL_NAME: &'static str = "nexusannotations.v1.ServiceOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.tags, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<__fastrs::Str>(&self.tags, &[0x12], w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServiceOptions, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServiceOptions, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ServiceOptions, tags)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ServiceOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.tags.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -139,6 +113,27 @@ impl ::fastrs::Message for ServiceOptions {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServiceOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServiceOptions,
+            [__fastrs::table::Entry<ServiceOptions>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ServiceOptions, name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(ServiceOptions, tags)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ServiceOptions, unknown_fields),
+        );
+        &TABLE
+    };
 }
 pub const SERVICE: ::fastrs::Extension<
     ::fastrs::descriptor::ServiceOptions,

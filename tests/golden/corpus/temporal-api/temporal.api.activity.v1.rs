@@ -15,55 +15,20 @@ pub struct ActivityExecutionOutcome {
 impl ::fastrs::Message for ActivityExecutionOutcome {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.ActivityExecutionOutcome";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.value {
-            n
-                += match oneof {
-                    activity_execution_outcome::Value::Result(v) => {
-                        1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v)
-                    }
-                    activity_execution_outcome::Value::Failure(v) => {
-                        1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.value {
-            ::core::option::Option::Some(
-                activity_execution_outcome::Value::Result(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::common::v1::Payloads>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(
-                activity_execution_outcome::Value::Failure(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                >(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionOutcome, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ActivityExecutionOutcome, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.value = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -83,7 +48,21 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ActivityExecutionOutcome {
+impl __fastrs::table::Tabled for ActivityExecutionOutcome {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityExecutionOutcome,
+            [__fastrs::table::Entry<ActivityExecutionOutcome>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ActivityExecutionOutcome, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -134,6 +113,52 @@ impl __fastrs::table::Hooks for ActivityExecutionOutcome {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.value {
+                    ::core::option::Option::Some(
+                        activity_execution_outcome::Value::Result(v),
+                    ) => 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v),
+                    ::core::option::Option::Some(
+                        activity_execution_outcome::Value::Failure(v),
+                    ) => 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.value {
+                    ::core::option::Option::Some(
+                        activity_execution_outcome::Value::Result(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::super::common::v1::Payloads>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        activity_execution_outcome::Value::Failure(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::super::failure::v1::Failure>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.value = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -193,86 +218,49 @@ pub struct ActivityOptions {
 impl ::fastrs::Message for ActivityOptions {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.ActivityOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_delay {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.start_delay {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityOptions, 8> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityOptions,
+            [__fastrs::table::Entry<ActivityOptions>; 8],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(0x0a, 0, ::fastrs::table_field!(ActivityOptions, task_queue)),
                 __fastrs::table::Entry::new::<
@@ -309,12 +297,12 @@ impl ::fastrs::Message for ActivityOptions {
                 >(0x2a, 0, ::fastrs::table_field!(ActivityOptions, heartbeat_timeout)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
                     >,
                 >(0x32, 0, ::fastrs::table_field!(ActivityOptions, retry_policy)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(0x3a, 0, ::fastrs::table_field!(ActivityOptions, priority)),
                 __fastrs::table::Entry::new::<
@@ -326,35 +314,8 @@ impl ::fastrs::Message for ActivityOptions {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(ActivityOptions, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.task_queue = ::core::option::Option::None;
-        self.schedule_to_close_timeout = ::core::option::Option::None;
-        self.schedule_to_start_timeout = ::core::option::Option::None;
-        self.start_to_close_timeout = ::core::option::Option::None;
-        self.heartbeat_timeout = ::core::option::Option::None;
-        self.retry_policy = ::core::option::Option::None;
-        self.priority = ::core::option::Option::None;
-        self.start_delay = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Information about a standalone activity.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -475,327 +436,45 @@ pub struct ActivityExecutionInfo {
 impl ::fastrs::Message for ActivityExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.ActivityExecutionInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.activity_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.activity_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::ActivityType>::size(v);
-        }
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ActivityExecutionStatus,
-                    >::size(&self.status);
-        }
-        if self.run_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::PendingActivityState,
-                    >::size(&self.run_state);
-        }
-        if !self.task_queue.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.task_queue);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_heartbeat_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_started_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.expiration_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_failure {
-            n += 2 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if !self.last_worker_identity.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.last_worker_identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_retry_interval {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_deployment_version {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        if self.state_transition_count != 0 {
-            n += 2 + __fastrs::Int64::size(&self.state_transition_count);
-        }
-        if self.state_size_bytes != 0 {
-            n += 2 + __fastrs::Int64::size(&self.state_size_bytes);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            n += 2 + __fastrs::Msg::<super::super::sdk::v1::UserMetadata>::size(v);
-        }
-        if !self.canceled_reason.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.canceled_reason);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::common::v1::Link>,
-            >(&self.links, 2);
-        if self.total_heartbeat_count != 0 {
-            n += 2 + __fastrs::Int64::size(&self.total_heartbeat_count);
-        }
-        if !self.sdk_name.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.sdk_name);
-        }
-        if !self.sdk_version.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.sdk_version);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_delay {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.execution_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0xb2, 0x02], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_delay {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0xaa, 0x02], w);
-        }
-        if !self.sdk_version.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.sdk_version, &[0xa2, 0x02], w);
-        }
-        if !self.sdk_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.sdk_name, &[0x9a, 0x02], w);
-        }
-        if self.total_heartbeat_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.total_heartbeat_count, &[0x90, 0x02], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::common::v1::Link>,
-        >(&self.links, &[0x8a, 0x02], w);
-        if !self.canceled_reason.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.canceled_reason, &[0x82, 0x02], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-            >(v, &[0xfa, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0xf2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0xea, 0x01], w);
-        }
-        if self.state_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_size_bytes, &[0xe0, 0x01], w);
-        }
-        if self.state_transition_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_transition_count, &[0xd8, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0xd2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0xca, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0xc2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0xba, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_retry_interval {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0xb2, 0x01], w);
-        }
-        if !self.last_worker_identity.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.last_worker_identity, &[0xaa, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0xa2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x9a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.expiration_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x92, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x8a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x78], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_started_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x72], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_heartbeat_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x3a], w);
-        }
-        if !self.task_queue.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.task_queue, &[0x32], w);
-        }
-        if self.run_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>,
-            >(&self.run_state, &[0x28], w);
-        }
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ActivityExecutionStatus>,
-            >(&self.status, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::ActivityType>,
-            >(v, &[0x1a], w);
-        }
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.activity_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.activity_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionInfo, 38> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityExecutionInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityExecutionInfo,
+            [__fastrs::table::Entry<ActivityExecutionInfo>; 38],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -805,7 +484,7 @@ impl ::fastrs::Message for ActivityExecutionInfo {
                 >(0x12, 0, ::fastrs::table_field!(ActivityExecutionInfo, run_id)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::ActivityType>,
+                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
                     >,
                 >(0x1a, 0, ::fastrs::table_field!(ActivityExecutionInfo, activity_type)),
                 __fastrs::table::Entry::new::<
@@ -865,12 +544,12 @@ impl ::fastrs::Message for ActivityExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
                     >,
                 >(0x5a, 0, ::fastrs::table_field!(ActivityExecutionInfo, retry_policy)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x62,
@@ -928,7 +607,7 @@ impl ::fastrs::Message for ActivityExecutionInfo {
                 >(0x9a, 0, ::fastrs::table_field!(ActivityExecutionInfo, close_time)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(0xa2, 0, ::fastrs::table_field!(ActivityExecutionInfo, last_failure)),
                 __fastrs::table::Entry::new::<
@@ -971,7 +650,7 @@ impl ::fastrs::Message for ActivityExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -984,7 +663,7 @@ impl ::fastrs::Message for ActivityExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(0xd2, 0, ::fastrs::table_field!(ActivityExecutionInfo, priority)),
                 __fastrs::table::Entry::new::<
@@ -1003,7 +682,7 @@ impl ::fastrs::Message for ActivityExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0xea,
@@ -1012,12 +691,12 @@ impl ::fastrs::Message for ActivityExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(0xf2, 0, ::fastrs::table_field!(ActivityExecutionInfo, header)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
+                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
                     >,
                 >(0xfa, 0, ::fastrs::table_field!(ActivityExecutionInfo, user_metadata)),
                 __fastrs::table::Entry::new::<
@@ -1029,7 +708,7 @@ impl ::fastrs::Message for ActivityExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::common::v1::Link>,
+                        __fastrs::table::Tab<super::super::common::v1::Link>,
                     >,
                 >(0x10a, 0, ::fastrs::table_field!(ActivityExecutionInfo, links)),
                 __fastrs::table::Entry::new::<
@@ -1066,65 +745,8 @@ impl ::fastrs::Message for ActivityExecutionInfo {
             ],
             ::fastrs::table_field!(ActivityExecutionInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.activity_id.clear();
-        self.run_id.clear();
-        self.activity_type = ::core::option::Option::None;
-        self.status = ::core::default::Default::default();
-        self.run_state = ::core::default::Default::default();
-        self.task_queue.clear();
-        self.schedule_to_close_timeout = ::core::option::Option::None;
-        self.schedule_to_start_timeout = ::core::option::Option::None;
-        self.start_to_close_timeout = ::core::option::Option::None;
-        self.heartbeat_timeout = ::core::option::Option::None;
-        self.retry_policy = ::core::option::Option::None;
-        self.heartbeat_details = ::core::option::Option::None;
-        self.last_heartbeat_time = ::core::option::Option::None;
-        self.last_started_time = ::core::option::Option::None;
-        self.attempt = ::core::default::Default::default();
-        self.execution_duration = ::core::option::Option::None;
-        self.schedule_time = ::core::option::Option::None;
-        self.expiration_time = ::core::option::Option::None;
-        self.close_time = ::core::option::Option::None;
-        self.last_failure = ::core::option::Option::None;
-        self.last_worker_identity.clear();
-        self.current_retry_interval = ::core::option::Option::None;
-        self.last_attempt_complete_time = ::core::option::Option::None;
-        self.next_attempt_schedule_time = ::core::option::Option::None;
-        self.last_deployment_version = ::core::option::Option::None;
-        self.priority = ::core::option::Option::None;
-        self.state_transition_count = ::core::default::Default::default();
-        self.state_size_bytes = ::core::default::Default::default();
-        self.search_attributes = ::core::option::Option::None;
-        self.header = ::core::option::Option::None;
-        self.user_metadata = ::core::option::Option::None;
-        self.canceled_reason.clear();
-        self.links.clear();
-        self.total_heartbeat_count = ::core::default::Default::default();
-        self.sdk_name.clear();
-        self.sdk_version.clear();
-        self.start_delay = ::core::option::Option::None;
-        self.execution_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Limited activity information returned in the list response.
 /// When adding fields here, ensure that it is also present in ActivityExecutionInfo (note that it
@@ -1167,116 +789,45 @@ pub struct ActivityExecutionListInfo {
 impl ::fastrs::Message for ActivityExecutionListInfo {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.ActivityExecutionListInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.activity_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.activity_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::ActivityType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ActivityExecutionStatus,
-                    >::size(&self.status);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if !self.task_queue.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.task_queue);
-        }
-        if self.state_transition_count != 0 {
-            n += 1 + __fastrs::Int64::size(&self.state_transition_count);
-        }
-        if self.state_size_bytes != 0 {
-            n += 1 + __fastrs::Int64::size(&self.state_size_bytes);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.execution_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x5a], w);
-        }
-        if self.state_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_size_bytes, &[0x50], w);
-        }
-        if self.state_transition_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_transition_count, &[0x48], w);
-        }
-        if !self.task_queue.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.task_queue, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x3a], w);
-        }
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ActivityExecutionStatus>,
-            >(&self.status, &[0x30], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::ActivityType>,
-            >(v, &[0x1a], w);
-        }
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.activity_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.activity_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityExecutionListInfo, 12> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityExecutionListInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityExecutionListInfo,
+            [__fastrs::table::Entry<ActivityExecutionListInfo>; 12],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1290,7 +841,7 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
                 >(0x12, 0, ::fastrs::table_field!(ActivityExecutionListInfo, run_id)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::ActivityType>,
+                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
                     >,
                 >(
                     0x1a,
@@ -1324,7 +875,7 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
                 >(0x30, 0, ::fastrs::table_field!(ActivityExecutionListInfo, status)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0x3a,
@@ -1376,39 +927,8 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
             ::fastrs::table_field!(ActivityExecutionListInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.activity_id.clear();
-        self.run_id.clear();
-        self.activity_type = ::core::option::Option::None;
-        self.schedule_time = ::core::option::Option::None;
-        self.close_time = ::core::option::Option::None;
-        self.status = ::core::default::Default::default();
-        self.search_attributes = ::core::option::Option::None;
-        self.task_queue.clear();
-        self.state_transition_count = ::core::default::Default::default();
-        self.state_size_bytes = ::core::default::Default::default();
-        self.execution_duration = ::core::option::Option::None;
-        self.execution_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// CallbackInfo contains the state of an attached activity callback.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1424,53 +944,20 @@ pub struct CallbackInfo {
 impl ::fastrs::Message for CallbackInfo {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.CallbackInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.trigger {
-            n += 1 + __fastrs::Msg::<callback_info::Trigger>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.info {
-            n += 1 + __fastrs::Msg::<super::super::callback::v1::CallbackInfo>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::callback::v1::CallbackInfo>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.trigger {
-            __fastrs::compact::write::<
-                __fastrs::Msg<callback_info::Trigger>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallbackInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<callback_info::Trigger>>,
-                >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, trigger)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::callback::v1::CallbackInfo>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(CallbackInfo, info)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CallbackInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.trigger = ::core::option::Option::None;
-        self.info = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1489,6 +976,31 @@ impl ::fastrs::Message for CallbackInfo {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CallbackInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CallbackInfo,
+            [__fastrs::table::Entry<CallbackInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<callback_info::Trigger>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, trigger)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::callback::v1::CallbackInfo>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(CallbackInfo, info)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(CallbackInfo, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// Types nested in [`CallbackInfo`].
 pub mod callback_info {
     use ::fastrs::__private as __fastrs;
@@ -1503,25 +1015,20 @@ pub mod callback_info {
     impl ::fastrs::Message for ActivityClosed {
         const FULL_NAME: &'static str = "temporal.api.activity.v1.CallbackInfo.ActivityClosed";
         fn size(&self) -> usize {
-            self.unknown_fields.len()
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ActivityClosed, 0> = __fastrs::table::Table::new(
-                [],
-                &[],
-                ::fastrs::table_field!(ActivityClosed, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1539,6 +1046,20 @@ pub mod callback_info {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for ActivityClosed {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                ActivityClosed,
+                [__fastrs::table::Entry<ActivityClosed>; 0],
+            > = __fastrs::table::Table::new(
+                [],
+                &[],
+                ::fastrs::table_field!(ActivityClosed, unknown_fields),
+            );
+            &TABLE
+        };
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Trigger {
@@ -1550,40 +1071,20 @@ pub mod callback_info {
     impl ::fastrs::Message for Trigger {
         const FULL_NAME: &'static str = "temporal.api.activity.v1.CallbackInfo.Trigger";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if let ::core::option::Option::Some(oneof) = &self.variant {
-                n
-                    += match oneof {
-                        trigger::Variant::ActivityClosed(v) => {
-                            1 + __fastrs::Msg::<ActivityClosed>::size(v)
-                        }
-                    };
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(trigger::Variant::ActivityClosed(v)) = &self
-                .variant
-            {
-                __fastrs::compact::write::<__fastrs::Msg<ActivityClosed>>(v, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Trigger, 1> = __fastrs::table::Table::new(
-                [__fastrs::table::Entry::hooked(0x0a)],
-                &[0, 1],
-                ::fastrs::table_field!(Trigger, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.variant = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1603,7 +1104,18 @@ pub mod callback_info {
         }
     }
     #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Trigger {
+    impl __fastrs::table::Tabled for Trigger {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Trigger,
+                [__fastrs::table::Entry<Trigger>; 1],
+            > = __fastrs::table::Table::new(
+                [__fastrs::table::Entry::hooked(0x0a)],
+                &[0, 1],
+                ::fastrs::table_field!(Trigger, unknown_fields),
+            );
+            &TABLE
+        };
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -1633,6 +1145,40 @@ pub mod callback_info {
                     ::core::result::Result::Ok(())
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }
+        }
+        fn size_hooked(&self, tag: u32) -> usize {
+            match tag {
+                0x0a => {
+                    match &self.variant {
+                        ::core::option::Option::Some(
+                            trigger::Variant::ActivityClosed(v),
+                        ) => 1 + __fastrs::Msg::<ActivityClosed>::size(v),
+                        _ => 0,
+                    }
+                }
+                _ => 0,
+            }
+        }
+        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+            match tag {
+                0x0a => {
+                    if let ::core::option::Option::Some(
+                        trigger::Variant::ActivityClosed(v),
+                    ) = &self.variant
+                    {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ActivityClosed>,
+                        >(v, &[0x0a], w);
+                    }
+                }
+                _ => {}
+            }
+        }
+        fn clear_hooked(&mut self, tag: u32) {
+            match tag {
+                0x0a => self.variant = ::core::option::Option::None,
+                _ => {}
             }
         }
     }

@@ -23,64 +23,45 @@ pub struct BatchOperationInfo {
 impl ::fastrs::Message for BatchOperationInfo {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.job_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.job_id);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::BatchOperationState,
-                    >::size(&self.state);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.operation_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::BatchOperationType,
-                    >::size(&self.operation_type);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.operation_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::BatchOperationType>,
-            >(&self.operation_type, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::BatchOperationState>,
-            >(&self.state, &[0x10], w);
-        }
-        if !self.job_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.job_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationInfo, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationInfo,
+            [__fastrs::table::Entry<BatchOperationInfo>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -109,32 +90,8 @@ impl ::fastrs::Message for BatchOperationInfo {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(BatchOperationInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.job_id.clear();
-        self.state = ::core::default::Default::default();
-        self.start_time = ::core::option::Option::None;
-        self.close_time = ::core::option::Option::None;
-        self.operation_type = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// BatchOperationTermination sends terminate requests to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.TerminateWorkflowExecutionRequest.
@@ -152,51 +109,20 @@ pub struct BatchOperationTermination {
 impl ::fastrs::Message for BatchOperationTermination {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationTermination";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationTermination, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationTermination, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(BatchOperationTermination, identity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BatchOperationTermination, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.details = ::core::option::Option::None;
-        self.identity.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -215,6 +141,29 @@ impl ::fastrs::Message for BatchOperationTermination {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationTermination {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationTermination,
+            [__fastrs::table::Entry<BatchOperationTermination>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(BatchOperationTermination, details)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(BatchOperationTermination, identity)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(BatchOperationTermination, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// BatchOperationTerminateActivities sends terminate requests to a batch of activities.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.TerminateActivityExecutionRequest.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -231,30 +180,45 @@ pub struct BatchOperationTerminateActivities {
 impl ::fastrs::Message for BatchOperationTerminateActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationTerminateActivities";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x12], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationTerminateActivities, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationTerminateActivities {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationTerminateActivities,
+            [__fastrs::table::Entry<BatchOperationTerminateActivities>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -274,29 +238,8 @@ impl ::fastrs::Message for BatchOperationTerminateActivities {
             &[0, 1, 2],
             ::fastrs::table_field!(BatchOperationTerminateActivities, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.identity.clear();
-        self.reason.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// BatchOperationSignal sends signals to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.SignalWorkflowExecutionRequest.
@@ -318,75 +261,20 @@ pub struct BatchOperationSignal {
 impl ::fastrs::Message for BatchOperationSignal {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationSignal";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.signal.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.signal);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x12], w);
-        }
-        if !self.signal.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.signal, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationSignal, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationSignal, signal)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(BatchOperationSignal, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(BatchOperationSignal, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(BatchOperationSignal, identity)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(BatchOperationSignal, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.signal.clear();
-        self.input = ::core::option::Option::None;
-        self.header = ::core::option::Option::None;
-        self.identity.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -404,6 +292,37 @@ impl ::fastrs::Message for BatchOperationSignal {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationSignal {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationSignal,
+            [__fastrs::table::Entry<BatchOperationSignal>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(BatchOperationSignal, signal)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(BatchOperationSignal, input)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(BatchOperationSignal, header)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x22, 0, ::fastrs::table_field!(BatchOperationSignal, identity)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(BatchOperationSignal, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// BatchOperationCancellation sends cancel requests to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.RequestCancelWorkflowExecutionRequest.
@@ -419,37 +338,20 @@ pub struct BatchOperationCancellation {
 impl ::fastrs::Message for BatchOperationCancellation {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationCancellation";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationCancellation, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationCancellation, identity)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(BatchOperationCancellation, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.identity.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -467,6 +369,24 @@ impl ::fastrs::Message for BatchOperationCancellation {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationCancellation {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationCancellation,
+            [__fastrs::table::Entry<BatchOperationCancellation>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(BatchOperationCancellation, identity)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(BatchOperationCancellation, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// BatchOperationCancelActivities sends cancel requests to a batch of activities.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.RequestCancelActivityExecutionRequest.
@@ -484,30 +404,45 @@ pub struct BatchOperationCancelActivities {
 impl ::fastrs::Message for BatchOperationCancelActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationCancelActivities";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x12], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationCancelActivities, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationCancelActivities {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationCancelActivities,
+            [__fastrs::table::Entry<BatchOperationCancelActivities>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -527,29 +462,8 @@ impl ::fastrs::Message for BatchOperationCancelActivities {
             &[0, 1, 2],
             ::fastrs::table_field!(BatchOperationCancelActivities, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.identity.clear();
-        self.reason.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// BatchOperationDeletion sends deletion requests to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.DeleteWorkflowExecutionRequest.
@@ -564,37 +478,20 @@ pub struct BatchOperationDeletion {
 impl ::fastrs::Message for BatchOperationDeletion {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationDeletion";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationDeletion, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationDeletion, identity)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(BatchOperationDeletion, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.identity.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -612,6 +509,24 @@ impl ::fastrs::Message for BatchOperationDeletion {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationDeletion {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationDeletion,
+            [__fastrs::table::Entry<BatchOperationDeletion>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(BatchOperationDeletion, identity)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(BatchOperationDeletion, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// BatchOperationDeleteActivities sends deletion requests to a batch of activities.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.DeleteActivityExecutionRequest.
@@ -624,25 +539,20 @@ pub struct BatchOperationDeleteActivities {
 impl ::fastrs::Message for BatchOperationDeleteActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationDeleteActivities";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationDeleteActivities, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(BatchOperationDeleteActivities, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -660,6 +570,20 @@ impl ::fastrs::Message for BatchOperationDeleteActivities {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationDeleteActivities {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationDeleteActivities,
+            [__fastrs::table::Entry<BatchOperationDeleteActivities>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(BatchOperationDeleteActivities, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// BatchOperationReset sends reset requests to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.ResetWorkflowExecutionRequest.
@@ -690,63 +614,45 @@ pub struct BatchOperationReset {
 impl ::fastrs::Message for BatchOperationReset {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationReset";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.reset_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ResetType,
-                    >::size(&self.reset_type);
-        }
-        if self.reset_reapply_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ResetReapplyType,
-                    >::size(&self.reset_reapply_type);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.options {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::ResetOptions>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::workflow::v1::PostResetOperation>,
-            >(&self.post_reset_operations, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::workflow::v1::PostResetOperation>,
-        >(&self.post_reset_operations, &[0x2a], w);
-        if let ::core::option::Option::Some(v) = &self.options {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::ResetOptions>,
-            >(v, &[0x22], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x1a], w);
-        }
-        if self.reset_reapply_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>,
-            >(&self.reset_reapply_type, &[0x10], w);
-        }
-        if self.reset_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ResetType>,
-            >(&self.reset_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationReset, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationReset {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationReset,
+            [__fastrs::table::Entry<BatchOperationReset>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -767,12 +673,14 @@ impl ::fastrs::Message for BatchOperationReset {
                 >(0x1a, 0, ::fastrs::table_field!(BatchOperationReset, identity)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::ResetOptions>,
+                        __fastrs::table::Tab<super::super::common::v1::ResetOptions>,
                     >,
                 >(0x22, 0, ::fastrs::table_field!(BatchOperationReset, options)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::workflow::v1::PostResetOperation>,
+                        __fastrs::table::Tab<
+                            super::super::workflow::v1::PostResetOperation,
+                        >,
                     >,
                 >(
                     0x2a,
@@ -783,32 +691,8 @@ impl ::fastrs::Message for BatchOperationReset {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(BatchOperationReset, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.reset_type = ::core::default::Default::default();
-        self.reset_reapply_type = ::core::default::Default::default();
-        self.identity.clear();
-        self.options = ::core::option::Option::None;
-        self.post_reset_operations.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// BatchOperationUpdateWorkflowExecutionOptions sends UpdateWorkflowExecutionOptions requests to batch workflows.
 /// Keep the parameters in sync with temporal.api.workflowservice.v1.UpdateWorkflowExecutionOptionsRequest.
@@ -830,46 +714,44 @@ pub struct BatchOperationUpdateWorkflowExecutionOptions {
 impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationUpdateWorkflowExecutionOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_options {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::workflow::v1::WorkflowExecutionOptions,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.update_mask {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::FieldMask>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.update_mask {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::FieldMask>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_options {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::workflow::v1::WorkflowExecutionOptions>,
-            >(v, &[0x12], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationUpdateWorkflowExecutionOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             BatchOperationUpdateWorkflowExecutionOptions,
-            3,
+            [__fastrs::table::Entry<BatchOperationUpdateWorkflowExecutionOptions>; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -883,7 +765,7 @@ impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::workflow::v1::WorkflowExecutionOptions,
                         >,
                     >,
@@ -912,30 +794,8 @@ impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
                 BatchOperationUpdateWorkflowExecutionOptions, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.identity.clear();
-        self.workflow_execution_options = ::core::option::Option::None;
-        self.update_mask = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// BatchOperationUnpauseActivities sends unpause requests to batch workflows.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -958,70 +818,45 @@ pub struct BatchOperationUnpauseActivities {
 impl ::fastrs::Message for BatchOperationUnpauseActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationUnpauseActivities";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if self.reset_attempts {
-            n += 1 + __fastrs::Bool::size(&self.reset_attempts);
-        }
-        if self.reset_heartbeat {
-            n += 1 + __fastrs::Bool::size(&self.reset_heartbeat);
-        }
-        if let ::core::option::Option::Some(v) = &self.jitter {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.activity {
-            n
-                += match oneof {
-                    batch_operation_unpause_activities::Activity::Type(v) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    batch_operation_unpause_activities::Activity::MatchAll(v) => {
-                        1 + __fastrs::Bool::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.jitter {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x32], w);
-        }
-        if self.reset_heartbeat {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.reset_heartbeat, &[0x28], w);
-        }
-        if self.reset_attempts {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.reset_attempts, &[0x20], w);
-        }
-        match &self.activity {
-            ::core::option::Option::Some(
-                batch_operation_unpause_activities::Activity::Type(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(
-                batch_operation_unpause_activities::Activity::MatchAll(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
-            }
-            _ => {}
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationUnpauseActivities, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationUnpauseActivities {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationUnpauseActivities,
+            [__fastrs::table::Entry<BatchOperationUnpauseActivities>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1031,7 +866,7 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
                     ::fastrs::table_field!(BatchOperationUnpauseActivities, identity),
                 ),
                 __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
+                __fastrs::table::Entry::hooked_read(0x18),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(
@@ -1063,35 +898,8 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(BatchOperationUnpauseActivities, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.identity.clear();
-        self.reset_attempts = ::core::default::Default::default();
-        self.reset_heartbeat = ::core::default::Default::default();
-        self.jitter = ::core::option::Option::None;
-        self.activity = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for BatchOperationUnpauseActivities {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1127,6 +935,48 @@ impl __fastrs::table::Hooks for BatchOperationUnpauseActivities {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.activity {
+                    ::core::option::Option::Some(
+                        batch_operation_unpause_activities::Activity::Type(v),
+                    ) => 1 + __fastrs::Str::size(v),
+                    ::core::option::Option::Some(
+                        batch_operation_unpause_activities::Activity::MatchAll(v),
+                    ) => 1 + __fastrs::Bool::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                match &self.activity {
+                    ::core::option::Option::Some(
+                        batch_operation_unpause_activities::Activity::Type(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        batch_operation_unpause_activities::Activity::MatchAll(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.activity = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`BatchOperationUnpauseActivities`].
 pub mod batch_operation_unpause_activities {
@@ -1150,73 +1000,20 @@ pub struct BatchOperationTriggerWorkflowRule {
 impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationTriggerWorkflowRule";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.rule {
-            n
-                += match oneof {
-                    batch_operation_trigger_workflow_rule::Rule::Id(v) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    batch_operation_trigger_workflow_rule::Rule::Spec(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::rules::v1::WorkflowRuleSpec,
-                            >::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.rule {
-            ::core::option::Option::Some(
-                batch_operation_trigger_workflow_rule::Rule::Id(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(
-                batch_operation_trigger_workflow_rule::Rule::Spec(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                >(v, &[0x1a], w);
-            }
-            _ => {}
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationTriggerWorkflowRule, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationTriggerWorkflowRule, identity),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(BatchOperationTriggerWorkflowRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.identity.clear();
-        self.rule = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1236,7 +1033,28 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for BatchOperationTriggerWorkflowRule {
+impl __fastrs::table::Tabled for BatchOperationTriggerWorkflowRule {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationTriggerWorkflowRule,
+            [__fastrs::table::Entry<BatchOperationTriggerWorkflowRule>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(BatchOperationTriggerWorkflowRule, identity),
+                ),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(BatchOperationTriggerWorkflowRule, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1285,6 +1103,55 @@ impl __fastrs::table::Hooks for BatchOperationTriggerWorkflowRule {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.rule {
+                    ::core::option::Option::Some(
+                        batch_operation_trigger_workflow_rule::Rule::Id(v),
+                    ) => 1 + __fastrs::Str::size(v),
+                    ::core::option::Option::Some(
+                        batch_operation_trigger_workflow_rule::Rule::Spec(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                super::super::rules::v1::WorkflowRuleSpec,
+                            >::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                match &self.rule {
+                    ::core::option::Option::Some(
+                        batch_operation_trigger_workflow_rule::Rule::Id(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        batch_operation_trigger_workflow_rule::Rule::Spec(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
+                        >(v, &[0x1a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.rule = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`BatchOperationTriggerWorkflowRule`].
 pub mod batch_operation_trigger_workflow_rule {
@@ -1324,84 +1191,45 @@ pub struct BatchOperationResetActivities {
 impl ::fastrs::Message for BatchOperationResetActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationResetActivities";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if self.reset_attempts {
-            n += 1 + __fastrs::Bool::size(&self.reset_attempts);
-        }
-        if self.reset_heartbeat {
-            n += 1 + __fastrs::Bool::size(&self.reset_heartbeat);
-        }
-        if self.keep_paused {
-            n += 1 + __fastrs::Bool::size(&self.keep_paused);
-        }
-        if let ::core::option::Option::Some(v) = &self.jitter {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.restore_original_options {
-            n += 1 + __fastrs::Bool::size(&self.restore_original_options);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.activity {
-            n
-                += match oneof {
-                    batch_operation_reset_activities::Activity::Type(v) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    batch_operation_reset_activities::Activity::MatchAll(v) => {
-                        1 + __fastrs::Bool::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.restore_original_options {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.restore_original_options, &[0x40], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.jitter {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x3a], w);
-        }
-        if self.keep_paused {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.keep_paused, &[0x30], w);
-        }
-        if self.reset_heartbeat {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.reset_heartbeat, &[0x28], w);
-        }
-        if self.reset_attempts {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.reset_attempts, &[0x20], w);
-        }
-        match &self.activity {
-            ::core::option::Option::Some(
-                batch_operation_reset_activities::Activity::Type(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(
-                batch_operation_reset_activities::Activity::MatchAll(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
-            }
-            _ => {}
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationResetActivities, 8> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationResetActivities {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationResetActivities,
+            [__fastrs::table::Entry<BatchOperationResetActivities>; 8],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1411,7 +1239,7 @@ impl ::fastrs::Message for BatchOperationResetActivities {
                     ::fastrs::table_field!(BatchOperationResetActivities, identity),
                 ),
                 __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
+                __fastrs::table::Entry::hooked_read(0x18),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(
@@ -1457,37 +1285,8 @@ impl ::fastrs::Message for BatchOperationResetActivities {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(BatchOperationResetActivities, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.identity.clear();
-        self.reset_attempts = ::core::default::Default::default();
-        self.reset_heartbeat = ::core::default::Default::default();
-        self.keep_paused = ::core::default::Default::default();
-        self.jitter = ::core::option::Option::None;
-        self.restore_original_options = ::core::default::Default::default();
-        self.activity = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for BatchOperationResetActivities {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1521,6 +1320,48 @@ impl __fastrs::table::Hooks for BatchOperationResetActivities {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.activity {
+                    ::core::option::Option::Some(
+                        batch_operation_reset_activities::Activity::Type(v),
+                    ) => 1 + __fastrs::Str::size(v),
+                    ::core::option::Option::Some(
+                        batch_operation_reset_activities::Activity::MatchAll(v),
+                    ) => 1 + __fastrs::Bool::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                match &self.activity {
+                    ::core::option::Option::Some(
+                        batch_operation_reset_activities::Activity::Type(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        batch_operation_reset_activities::Activity::MatchAll(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.activity = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -1562,76 +1403,45 @@ pub struct BatchOperationUpdateActivityOptions {
 impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationUpdateActivityOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_options {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::activity::v1::ActivityOptions,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.update_mask {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::FieldMask>::size(v);
-        }
-        if self.restore_original {
-            n += 1 + __fastrs::Bool::size(&self.restore_original);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.activity {
-            n
-                += match oneof {
-                    batch_operation_update_activity_options::Activity::Type(v) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    batch_operation_update_activity_options::Activity::MatchAll(v) => {
-                        1 + __fastrs::Bool::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.restore_original {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.restore_original, &[0x30], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.update_mask {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::FieldMask>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_options {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
-            >(v, &[0x22], w);
-        }
-        match &self.activity {
-            ::core::option::Option::Some(
-                batch_operation_update_activity_options::Activity::Type(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(
-                batch_operation_update_activity_options::Activity::MatchAll(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
-            }
-            _ => {}
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BatchOperationUpdateActivityOptions, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BatchOperationUpdateActivityOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BatchOperationUpdateActivityOptions,
+            [__fastrs::table::Entry<BatchOperationUpdateActivityOptions>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1641,10 +1451,10 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
                     ::fastrs::table_field!(BatchOperationUpdateActivityOptions, identity),
                 ),
                 __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
+                __fastrs::table::Entry::hooked_read(0x18),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
+                        __fastrs::table::Tab<super::super::activity::v1::ActivityOptions>,
                     >,
                 >(
                     0x22,
@@ -1677,35 +1487,8 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(BatchOperationUpdateActivityOptions, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.identity.clear();
-        self.activity_options = ::core::option::Option::None;
-        self.update_mask = ::core::option::Option::None;
-        self.restore_original = ::core::default::Default::default();
-        self.activity = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for BatchOperationUpdateActivityOptions {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1739,6 +1522,48 @@ impl __fastrs::table::Hooks for BatchOperationUpdateActivityOptions {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.activity {
+                    ::core::option::Option::Some(
+                        batch_operation_update_activity_options::Activity::Type(v),
+                    ) => 1 + __fastrs::Str::size(v),
+                    ::core::option::Option::Some(
+                        batch_operation_update_activity_options::Activity::MatchAll(v),
+                    ) => 1 + __fastrs::Bool::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                match &self.activity {
+                    ::core::option::Option::Some(
+                        batch_operation_update_activity_options::Activity::Type(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        batch_operation_update_activity_options::Activity::MatchAll(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.activity = ::core::option::Option::None,
+            _ => {}
         }
     }
 }

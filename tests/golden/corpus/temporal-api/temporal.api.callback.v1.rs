@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Common callback information. Specific CallbackInfo messages should embed this and may include additional fields.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CallbackInfo {
@@ -35,86 +34,49 @@ pub struct CallbackInfo {
 impl ::fastrs::Message for CallbackInfo {
     const FULL_NAME: &'static str = "temporal.api.callback.v1.CallbackInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.callback {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Callback>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.registration_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::CallbackState,
-                    >::size(&self.state);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.blocked_reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.blocked_reason);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.blocked_reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.blocked_reason, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x20], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::CallbackState>,
-            >(&self.state, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.registration_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.callback {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Callback>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallbackInfo, 8> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CallbackInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CallbackInfo,
+            [__fastrs::table::Entry<CallbackInfo>; 8],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Callback>,
+                        __fastrs::table::Tab<super::super::common::v1::Callback>,
                     >,
                 >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, callback)),
                 __fastrs::table::Entry::new::<
@@ -141,7 +103,7 @@ impl ::fastrs::Message for CallbackInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(0x32, 0, ::fastrs::table_field!(CallbackInfo, last_attempt_failure)),
                 __fastrs::table::Entry::new::<
@@ -160,33 +122,6 @@ impl ::fastrs::Message for CallbackInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(CallbackInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.callback = ::core::option::Option::None;
-        self.registration_time = ::core::option::Option::None;
-        self.state = ::core::default::Default::default();
-        self.attempt = ::core::default::Default::default();
-        self.last_attempt_complete_time = ::core::option::Option::None;
-        self.last_attempt_failure = ::core::option::Option::None;
-        self.next_attempt_schedule_time = ::core::option::Option::None;
-        self.blocked_reason.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }

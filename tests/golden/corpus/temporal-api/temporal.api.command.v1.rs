@@ -62,122 +62,44 @@ pub struct ScheduleActivityTaskCommandAttributes {
 impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ScheduleActivityTaskCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.activity_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.activity_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::ActivityType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        if self.request_eager_execution {
-            n += 1 + __fastrs::Bool::size(&self.request_eager_execution);
-        }
-        if self.use_workflow_build_id {
-            n += 1 + __fastrs::Bool::size(&self.use_workflow_build_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0x72], w);
-        }
-        if self.use_workflow_build_id {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.use_workflow_build_id, &[0x68], w);
-        }
-        if self.request_eager_execution {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.request_eager_execution, &[0x60], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::ActivityType>,
-            >(v, &[0x12], w);
-        }
-        if !self.activity_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.activity_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScheduleActivityTaskCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ScheduleActivityTaskCommandAttributes,
-            13,
+            [__fastrs::table::Entry<ScheduleActivityTaskCommandAttributes>; 13],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -191,7 +113,7 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::ActivityType>,
+                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
                     >,
                 >(
                     0x12,
@@ -202,7 +124,7 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(
                     0x22,
@@ -213,7 +135,7 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x2a,
@@ -222,7 +144,7 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x32,
@@ -275,7 +197,7 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
                     >,
                 >(
                     0x5a,
@@ -304,7 +226,7 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(
                     0x72,
@@ -317,23 +239,34 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
             &[0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
             ::fastrs::table_field!(ScheduleActivityTaskCommandAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct RequestCancelActivityTaskCommandAttributes {
+    /// The `ACTIVITY_TASK_SCHEDULED` event id for the activity being cancelled.
+    pub scheduled_event_id: i64,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
+    const FULL_NAME: &'static str = "temporal.api.command.v1.RequestCancelActivityTaskCommandAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.activity_id.clear();
-        self.activity_type = ::core::option::Option::None;
-        self.task_queue = ::core::option::Option::None;
-        self.header = ::core::option::Option::None;
-        self.input = ::core::option::Option::None;
-        self.schedule_to_close_timeout = ::core::option::Option::None;
-        self.schedule_to_start_timeout = ::core::option::Option::None;
-        self.start_to_close_timeout = ::core::option::Option::None;
-        self.heartbeat_timeout = ::core::option::Option::None;
-        self.retry_policy = ::core::option::Option::None;
-        self.request_eager_execution = ::core::default::Default::default();
-        self.use_workflow_build_id = ::core::default::Default::default();
-        self.priority = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -352,39 +285,12 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct RequestCancelActivityTaskCommandAttributes {
-    /// The `ACTIVITY_TASK_SCHEDULED` event id for the activity being cancelled.
-    pub scheduled_event_id: i64,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
-    const FULL_NAME: &'static str = "temporal.api.command.v1.RequestCancelActivityTaskCommandAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for RequestCancelActivityTaskCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             RequestCancelActivityTaskCommandAttributes,
-            1,
+            [__fastrs::table::Entry<RequestCancelActivityTaskCommandAttributes>; 1],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -402,28 +308,8 @@ impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
                 RequestCancelActivityTaskCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartTimerCommandAttributes {
@@ -442,32 +328,45 @@ pub struct StartTimerCommandAttributes {
 impl ::fastrs::Message for StartTimerCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.StartTimerCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.timer_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.timer_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_fire_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.start_to_fire_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if !self.timer_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.timer_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartTimerCommandAttributes, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StartTimerCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StartTimerCommandAttributes,
+            [__fastrs::table::Entry<StartTimerCommandAttributes>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -491,12 +390,33 @@ impl ::fastrs::Message for StartTimerCommandAttributes {
             &[0, 1, 2],
             ::fastrs::table_field!(StartTimerCommandAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct CompleteWorkflowExecutionCommandAttributes {
+    pub result: ::core::option::Option<super::super::common::v1::Payloads>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
+    const FULL_NAME: &'static str = "temporal.api.command.v1.CompleteWorkflowExecutionCommandAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.timer_id.clear();
-        self.start_to_fire_timeout = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -515,43 +435,17 @@ impl ::fastrs::Message for StartTimerCommandAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct CompleteWorkflowExecutionCommandAttributes {
-    pub result: ::core::option::Option<super::super::common::v1::Payloads>,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
-    const FULL_NAME: &'static str = "temporal.api.command.v1.CompleteWorkflowExecutionCommandAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.result {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.result {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for CompleteWorkflowExecutionCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             CompleteWorkflowExecutionCommandAttributes,
-            1,
+            [__fastrs::table::Entry<CompleteWorkflowExecutionCommandAttributes>; 1],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x0a,
@@ -566,11 +460,33 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
                 CompleteWorkflowExecutionCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct FailWorkflowExecutionCommandAttributes {
+    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
+    const FULL_NAME: &'static str = "temporal.api.command.v1.FailWorkflowExecutionCommandAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.result = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -589,43 +505,17 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct FailWorkflowExecutionCommandAttributes {
-    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
-    const FULL_NAME: &'static str = "temporal.api.command.v1.FailWorkflowExecutionCommandAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for FailWorkflowExecutionCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             FailWorkflowExecutionCommandAttributes,
-            1,
+            [__fastrs::table::Entry<FailWorkflowExecutionCommandAttributes>; 1],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x0a,
@@ -640,28 +530,8 @@ impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
                 FailWorkflowExecutionCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.failure = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CancelTimerCommandAttributes {
@@ -674,41 +544,20 @@ pub struct CancelTimerCommandAttributes {
 impl ::fastrs::Message for CancelTimerCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.CancelTimerCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.timer_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.timer_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.timer_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.timer_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelTimerCommandAttributes, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(CancelTimerCommandAttributes, timer_id),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CancelTimerCommandAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.timer_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -727,6 +576,28 @@ impl ::fastrs::Message for CancelTimerCommandAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CancelTimerCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CancelTimerCommandAttributes,
+            [__fastrs::table::Entry<CancelTimerCommandAttributes>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(CancelTimerCommandAttributes, timer_id),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(CancelTimerCommandAttributes, unknown_fields),
+        );
+        &TABLE
+    };
+}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CancelWorkflowExecutionCommandAttributes {
     pub details: ::core::option::Option<super::super::common::v1::Payloads>,
@@ -737,33 +608,49 @@ pub struct CancelWorkflowExecutionCommandAttributes {
 impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.CancelWorkflowExecutionCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CancelWorkflowExecutionCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             CancelWorkflowExecutionCommandAttributes,
-            1,
+            [__fastrs::table::Entry<CancelWorkflowExecutionCommandAttributes>; 1],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x0a,
@@ -778,28 +665,8 @@ impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
                 CancelWorkflowExecutionCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.details = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestCancelExternalWorkflowExecutionCommandAttributes {
@@ -824,58 +691,47 @@ pub struct RequestCancelExternalWorkflowExecutionCommandAttributes {
 impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.RequestCancelExternalWorkflowExecutionCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if !self.workflow_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.workflow_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if self.child_workflow_only {
-            n += 1 + __fastrs::Bool::size(&self.child_workflow_only);
-        }
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x32], w);
-        }
-        if self.child_workflow_only {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.child_workflow_only, &[0x28], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x22], w);
-        }
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x1a], w);
-        }
-        if !self.workflow_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.workflow_id, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled
+for RequestCancelExternalWorkflowExecutionCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             RequestCancelExternalWorkflowExecutionCommandAttributes,
-            6,
+            [__fastrs::table::Entry<
+                RequestCancelExternalWorkflowExecutionCommandAttributes,
+            >; 6],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -941,33 +797,8 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttribut
                 RequestCancelExternalWorkflowExecutionCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.workflow_id.clear();
-        self.run_id.clear();
-        self.control.clear();
-        self.child_workflow_only = ::core::default::Default::default();
-        self.reason.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SignalExternalWorkflowExecutionCommandAttributes {
@@ -996,74 +827,44 @@ pub struct SignalExternalWorkflowExecutionCommandAttributes {
 impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.SignalExternalWorkflowExecutionCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.signal_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.signal_name);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if self.child_workflow_only {
-            n += 1 + __fastrs::Bool::size(&self.child_workflow_only);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x3a], w);
-        }
-        if self.child_workflow_only {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.child_workflow_only, &[0x30], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x22], w);
-        }
-        if !self.signal_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.signal_name, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SignalExternalWorkflowExecutionCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             SignalExternalWorkflowExecutionCommandAttributes,
-            7,
+            [__fastrs::table::Entry<SignalExternalWorkflowExecutionCommandAttributes>; 7],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -1077,7 +878,7 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x12,
@@ -1097,7 +898,7 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x22,
@@ -1127,7 +928,7 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x3a,
@@ -1142,17 +943,35 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
                 SignalExternalWorkflowExecutionCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct UpsertWorkflowSearchAttributesCommandAttributes {
+    pub search_attributes: ::core::option::Option<
+        super::super::common::v1::SearchAttributes,
+    >,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
+    const FULL_NAME: &'static str = "temporal.api.command.v1.UpsertWorkflowSearchAttributesCommandAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.namespace.clear();
-        self.execution = ::core::option::Option::None;
-        self.signal_name.clear();
-        self.input = ::core::option::Option::None;
-        self.control.clear();
-        self.child_workflow_only = ::core::default::Default::default();
-        self.header = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1171,49 +990,17 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct UpsertWorkflowSearchAttributesCommandAttributes {
-    pub search_attributes: ::core::option::Option<
-        super::super::common::v1::SearchAttributes,
-    >,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
-    const FULL_NAME: &'static str = "temporal.api.command.v1.UpsertWorkflowSearchAttributesCommandAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for UpsertWorkflowSearchAttributesCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             UpsertWorkflowSearchAttributesCommandAttributes,
-            1,
+            [__fastrs::table::Entry<UpsertWorkflowSearchAttributesCommandAttributes>; 1],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0x0a,
@@ -1229,28 +1016,8 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
                 UpsertWorkflowSearchAttributesCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.search_attributes = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ModifyWorkflowPropertiesCommandAttributes {
@@ -1265,52 +1032,20 @@ pub struct ModifyWorkflowPropertiesCommandAttributes {
 impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ModifyWorkflowPropertiesCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.upserted_memo {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.upserted_memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ModifyWorkflowPropertiesCommandAttributes,
-            1,
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ModifyWorkflowPropertiesCommandAttributes, upserted_memo
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                ModifyWorkflowPropertiesCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.upserted_memo = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1328,6 +1063,34 @@ impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ModifyWorkflowPropertiesCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ModifyWorkflowPropertiesCommandAttributes,
+            [__fastrs::table::Entry<ModifyWorkflowPropertiesCommandAttributes>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
+                    >,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(
+                        ModifyWorkflowPropertiesCommandAttributes, upserted_memo
+                    ),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(
+                ModifyWorkflowPropertiesCommandAttributes, unknown_fields
+            ),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RecordMarkerCommandAttributes {
@@ -1345,88 +1108,20 @@ pub struct RecordMarkerCommandAttributes {
 impl ::fastrs::Message for RecordMarkerCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.RecordMarkerCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.marker_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.marker_name);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(self.details.iter(), 1);
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x1a], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<super::super::common::v1::Payloads>,
-        >(self.details.iter(), &[0x12], w);
-        if !self.marker_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.marker_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RecordMarkerCommandAttributes, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RecordMarkerCommandAttributes, marker_name),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RecordMarkerCommandAttributes, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RecordMarkerCommandAttributes, failure),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(RecordMarkerCommandAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.marker_name.clear();
-        self.details.clear();
-        self.header = ::core::option::Option::None;
-        self.failure = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1446,7 +1141,45 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for RecordMarkerCommandAttributes {
+impl __fastrs::table::Tabled for RecordMarkerCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RecordMarkerCommandAttributes,
+            [__fastrs::table::Entry<RecordMarkerCommandAttributes>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(RecordMarkerCommandAttributes, marker_name),
+                ),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
+                    >,
+                >(
+                    0x1a,
+                    0,
+                    ::fastrs::table_field!(RecordMarkerCommandAttributes, header),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
+                    >,
+                >(
+                    0x22,
+                    0,
+                    ::fastrs::table_field!(RecordMarkerCommandAttributes, failure),
+                ),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(RecordMarkerCommandAttributes, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1472,6 +1205,34 @@ impl __fastrs::table::Hooks for RecordMarkerCommandAttributes {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payloads>,
+                >(self.details.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payloads>,
+                >(self.details.iter(), &[0x12], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.details.clear(),
+            _ => {}
         }
     }
 }
@@ -1520,165 +1281,49 @@ pub struct ContinueAsNewWorkflowExecutionCommandAttributes {
 impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ContinueAsNewWorkflowExecutionCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.backoff_start_interval {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        if self.initiator.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ContinueAsNewInitiator,
-                    >::size(&self.initiator);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_completion_result {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.cron_schedule.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cron_schedule);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if self.inherit_build_id {
-            n += 1 + __fastrs::Bool::size(&self.inherit_build_id);
-        }
-        if self.initial_versioning_behavior.to_i32() != 0 {
-            n
-                += 2
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                    >::size(&self.initial_versioning_behavior);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.initial_versioning_behavior.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                >,
-            >(&self.initial_versioning_behavior, &[0x80, 0x01], w);
-        }
-        if self.inherit_build_id {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.inherit_build_id, &[0x78], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x72], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x62], w);
-        }
-        if !self.cron_schedule.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cron_schedule, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_completion_result {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x4a], w);
-        }
-        if self.initiator.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewInitiator>,
-            >(&self.initiator, &[0x40], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.backoff_start_interval {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ContinueAsNewWorkflowExecutionCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ContinueAsNewWorkflowExecutionCommandAttributes,
-            16,
+            [__fastrs::table::Entry<ContinueAsNewWorkflowExecutionCommandAttributes>; 16],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x0a,
@@ -1689,7 +1334,7 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(
                     0x12,
@@ -1700,7 +1345,7 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x1a,
@@ -1747,7 +1392,7 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
                     >,
                 >(
                     0x3a,
@@ -1771,7 +1416,7 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x4a,
@@ -1782,7 +1427,7 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x52,
@@ -1803,7 +1448,7 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x62,
@@ -1814,7 +1459,7 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
                     >,
                 >(
                     0x6a,
@@ -1825,7 +1470,7 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0x72,
@@ -1864,43 +1509,8 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
                 ContinueAsNewWorkflowExecutionCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.workflow_type = ::core::option::Option::None;
-        self.task_queue = ::core::option::Option::None;
-        self.input = ::core::option::Option::None;
-        self.workflow_run_timeout = ::core::option::Option::None;
-        self.workflow_task_timeout = ::core::option::Option::None;
-        self.backoff_start_interval = ::core::option::Option::None;
-        self.retry_policy = ::core::option::Option::None;
-        self.initiator = ::core::default::Default::default();
-        self.failure = ::core::option::Option::None;
-        self.last_completion_result = ::core::option::Option::None;
-        self.cron_schedule.clear();
-        self.header = ::core::option::Option::None;
-        self.memo = ::core::option::Option::None;
-        self.search_attributes = ::core::option::Option::None;
-        self.inherit_build_id = ::core::default::Default::default();
-        self.initial_versioning_behavior = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartChildWorkflowExecutionCommandAttributes {
@@ -1956,180 +1566,44 @@ pub struct StartChildWorkflowExecutionCommandAttributes {
 impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.StartChildWorkflowExecutionCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if !self.workflow_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.workflow_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.parent_close_policy.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ParentClosePolicy,
-                    >::size(&self.parent_close_policy);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if self.workflow_id_reuse_policy.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkflowIdReusePolicy,
-                    >::size(&self.workflow_id_reuse_policy);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        if !self.cron_schedule.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cron_schedule);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if self.inherit_build_id {
-            n += 2 + __fastrs::Bool::size(&self.inherit_build_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::workflow::v1::VersioningOverride,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-            >(v, &[0x9a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0x92, 0x01], w);
-        }
-        if self.inherit_build_id {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.inherit_build_id, &[0x88, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x7a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x72], w);
-        }
-        if !self.cron_schedule.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cron_schedule, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x62], w);
-        }
-        if self.workflow_id_reuse_policy.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkflowIdReusePolicy>,
-            >(&self.workflow_id_reuse_policy, &[0x58], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x52], w);
-        }
-        if self.parent_close_policy.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
-            >(&self.parent_close_policy, &[0x48], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x1a], w);
-        }
-        if !self.workflow_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.workflow_id, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StartChildWorkflowExecutionCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             StartChildWorkflowExecutionCommandAttributes,
-            19,
+            [__fastrs::table::Entry<StartChildWorkflowExecutionCommandAttributes>; 19],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -2152,7 +1626,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x1a,
@@ -2163,7 +1637,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(
                     0x22,
@@ -2174,7 +1648,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x2a,
@@ -2255,7 +1729,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
                     >,
                 >(
                     0x62,
@@ -2275,7 +1749,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x72,
@@ -2286,7 +1760,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
                     >,
                 >(
                     0x7a,
@@ -2297,7 +1771,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0x82,
@@ -2317,7 +1791,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(
                     0x92,
@@ -2328,7 +1802,9 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
+                        __fastrs::table::Tab<
+                            super::super::workflow::v1::VersioningOverride,
+                        >,
                     >,
                 >(
                     0x9a,
@@ -2343,46 +1819,8 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
                 StartChildWorkflowExecutionCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.workflow_id.clear();
-        self.workflow_type = ::core::option::Option::None;
-        self.task_queue = ::core::option::Option::None;
-        self.input = ::core::option::Option::None;
-        self.workflow_execution_timeout = ::core::option::Option::None;
-        self.workflow_run_timeout = ::core::option::Option::None;
-        self.workflow_task_timeout = ::core::option::Option::None;
-        self.parent_close_policy = ::core::default::Default::default();
-        self.control.clear();
-        self.workflow_id_reuse_policy = ::core::default::Default::default();
-        self.retry_policy = ::core::option::Option::None;
-        self.cron_schedule.clear();
-        self.header = ::core::option::Option::None;
-        self.memo = ::core::option::Option::None;
-        self.search_attributes = ::core::option::Option::None;
-        self.inherit_build_id = ::core::default::Default::default();
-        self.priority = ::core::option::Option::None;
-        self.versioning_override = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ProtocolMessageCommandAttributes {
@@ -2395,41 +1833,20 @@ pub struct ProtocolMessageCommandAttributes {
 impl ::fastrs::Message for ProtocolMessageCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ProtocolMessageCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.message_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.message_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.message_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.message_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ProtocolMessageCommandAttributes, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ProtocolMessageCommandAttributes, message_id),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ProtocolMessageCommandAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.message_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2447,6 +1864,28 @@ impl ::fastrs::Message for ProtocolMessageCommandAttributes {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ProtocolMessageCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ProtocolMessageCommandAttributes,
+            [__fastrs::table::Entry<ProtocolMessageCommandAttributes>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(ProtocolMessageCommandAttributes, message_id),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ProtocolMessageCommandAttributes, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleNexusOperationCommandAttributes {
@@ -2506,79 +1945,44 @@ pub struct ScheduleNexusOperationCommandAttributes {
 impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ScheduleNexusOperationCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.endpoint.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.endpoint);
-        }
-        if !self.service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.service);
-        }
-        if !self.operation.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.nexus_header.iter(), 1);
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x3a], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.nexus_header.iter(), &[0x32], w);
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(v, &[0x22], w);
-        }
-        if !self.operation.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation, &[0x1a], w);
-        }
-        if !self.service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x12], w);
-        }
-        if !self.endpoint.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.endpoint, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScheduleNexusOperationCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ScheduleNexusOperationCommandAttributes,
-            8,
+            [__fastrs::table::Entry<ScheduleNexusOperationCommandAttributes>; 8],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -2610,7 +2014,7 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
                     >,
                 >(
                     0x22,
@@ -2661,38 +2065,8 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
                 ScheduleNexusOperationCommandAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.endpoint.clear();
-        self.service.clear();
-        self.operation.clear();
-        self.input = ::core::option::Option::None;
-        self.schedule_to_close_timeout = ::core::option::Option::None;
-        self.nexus_header.clear();
-        self.schedule_to_start_timeout = ::core::option::Option::None;
-        self.start_to_close_timeout = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for ScheduleNexusOperationCommandAttributes {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2720,6 +2094,34 @@ impl __fastrs::table::Hooks for ScheduleNexusOperationCommandAttributes {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x32 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.nexus_header.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x32 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.nexus_header.iter(), &[0x32], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x32 => self.nexus_header.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestCancelNexusOperationCommandAttributes {
@@ -2733,50 +2135,20 @@ pub struct RequestCancelNexusOperationCommandAttributes {
 impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.RequestCancelNexusOperationCommandAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelNexusOperationCommandAttributes,
-            1,
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelNexusOperationCommandAttributes, scheduled_event_id
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                RequestCancelNexusOperationCommandAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2794,6 +2166,32 @@ impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RequestCancelNexusOperationCommandAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RequestCancelNexusOperationCommandAttributes,
+            [__fastrs::table::Entry<RequestCancelNexusOperationCommandAttributes>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(
+                    0x08,
+                    0,
+                    ::fastrs::table_field!(
+                        RequestCancelNexusOperationCommandAttributes, scheduled_event_id
+                    ),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(
+                RequestCancelNexusOperationCommandAttributes, unknown_fields
+            ),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Command {
@@ -2822,327 +2220,20 @@ pub struct Command {
 impl ::fastrs::Message for Command {
     const FULL_NAME: &'static str = "temporal.api.command.v1.Command";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.command_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::CommandType,
-                    >::size(&self.command_type);
-        }
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            n += 2 + __fastrs::Msg::<super::super::sdk::v1::UserMetadata>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::sdk::v1::EventGroupMarker>,
-            >(&self.event_group_markers, 2);
-        if let ::core::option::Option::Some(oneof) = &self.attributes {
-            n
-                += match oneof {
-                    command::Attributes::ScheduleActivityTaskCommandAttributes(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                ScheduleActivityTaskCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::StartTimerCommandAttributes(v) => {
-                        1 + __fastrs::Msg::<StartTimerCommandAttributes>::size(v)
-                    }
-                    command::Attributes::CompleteWorkflowExecutionCommandAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                CompleteWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::FailWorkflowExecutionCommandAttributes(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                FailWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::RequestCancelActivityTaskCommandAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                RequestCancelActivityTaskCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::CancelTimerCommandAttributes(v) => {
-                        1 + __fastrs::Msg::<CancelTimerCommandAttributes>::size(v)
-                    }
-                    command::Attributes::CancelWorkflowExecutionCommandAttributes(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                CancelWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                RequestCancelExternalWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::RecordMarkerCommandAttributes(v) => {
-                        1 + __fastrs::Msg::<RecordMarkerCommandAttributes>::size(v)
-                    }
-                    command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                ContinueAsNewWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::StartChildWorkflowExecutionCommandAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                StartChildWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                SignalExternalWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                UpsertWorkflowSearchAttributesCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::ProtocolMessageCommandAttributes(v) => {
-                        1 + __fastrs::Msg::<ProtocolMessageCommandAttributes>::size(v)
-                    }
-                    command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v) => {
-                        2
-                            + __fastrs::Msg::<
-                                ModifyWorkflowPropertiesCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::ScheduleNexusOperationCommandAttributes(v) => {
-                        2
-                            + __fastrs::Msg::<
-                                ScheduleNexusOperationCommandAttributes,
-                            >::size(v)
-                    }
-                    command::Attributes::RequestCancelNexusOperationCommandAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                RequestCancelNexusOperationCommandAttributes,
-                            >::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::sdk::v1::EventGroupMarker>,
-        >(&self.event_group_markers, &[0xf2, 0x12], w);
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-            >(v, &[0xea, 0x12], w);
-        }
-        match &self.attributes {
-            ::core::option::Option::Some(
-                command::Attributes::ScheduleActivityTaskCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
-                >(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::StartTimerCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<StartTimerCommandAttributes>,
-                >(v, &[0x1a], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::CompleteWorkflowExecutionCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
-                >(v, &[0x22], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::FailWorkflowExecutionCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
-                >(v, &[0x2a], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::RequestCancelActivityTaskCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
-                >(v, &[0x32], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::CancelTimerCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<CancelTimerCommandAttributes>,
-                >(v, &[0x3a], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
-                >(v, &[0x42], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<
-                        RequestCancelExternalWorkflowExecutionCommandAttributes,
-                    >,
-                >(v, &[0x4a], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::RecordMarkerCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<RecordMarkerCommandAttributes>,
-                >(v, &[0x52], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ContinueAsNewWorkflowExecutionCommandAttributes>,
-                >(v, &[0x5a], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::StartChildWorkflowExecutionCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
-                >(v, &[0x62], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<SignalExternalWorkflowExecutionCommandAttributes>,
-                >(v, &[0x6a], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<UpsertWorkflowSearchAttributesCommandAttributes>,
-                >(v, &[0x72], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::ProtocolMessageCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ProtocolMessageCommandAttributes>,
-                >(v, &[0x7a], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
-                >(v, &[0x8a, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::ScheduleNexusOperationCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
-                >(v, &[0x92, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                command::Attributes::RequestCancelNexusOperationCommandAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
-                >(v, &[0x9a, 0x01], w);
-            }
-            _ => {}
-        }
-        if self.command_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::CommandType>,
-            >(&self.command_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Command, 20> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::CommandType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(Command, command_type)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::hooked(0x4a),
-                __fastrs::table::Entry::hooked(0x52),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::hooked(0x7a),
-                __fastrs::table::Entry::hooked(0x8a),
-                __fastrs::table::Entry::hooked(0x92),
-                __fastrs::table::Entry::hooked(0x9a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(0x96a, 0, ::fastrs::table_field!(Command, user_metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::sdk::v1::EventGroupMarker>,
-                    >,
-                >(0x972, 0, ::fastrs::table_field!(Command, event_group_markers)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 16, 17, 18],
-            ::fastrs::table_field!(Command, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.command_type = ::core::default::Default::default();
-        self.user_metadata = ::core::option::Option::None;
-        self.event_group_markers.clear();
-        self.attributes = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3162,7 +2253,51 @@ impl ::fastrs::Message for Command {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Command {
+impl __fastrs::table::Tabled for Command {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Command,
+            [__fastrs::table::Entry<Command>; 20],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<super::super::enums::v1::CommandType>,
+                    >,
+                >(0x08, 0, ::fastrs::table_field!(Command, command_type)),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+                __fastrs::table::Entry::hooked_read(0x22),
+                __fastrs::table::Entry::hooked_read(0x2a),
+                __fastrs::table::Entry::hooked_read(0x32),
+                __fastrs::table::Entry::hooked_read(0x3a),
+                __fastrs::table::Entry::hooked_read(0x42),
+                __fastrs::table::Entry::hooked_read(0x4a),
+                __fastrs::table::Entry::hooked_read(0x52),
+                __fastrs::table::Entry::hooked_read(0x5a),
+                __fastrs::table::Entry::hooked_read(0x62),
+                __fastrs::table::Entry::hooked_read(0x6a),
+                __fastrs::table::Entry::hooked_read(0x72),
+                __fastrs::table::Entry::hooked_read(0x7a),
+                __fastrs::table::Entry::hooked_read(0x8a),
+                __fastrs::table::Entry::hooked_read(0x92),
+                __fastrs::table::Entry::hooked_read(0x9a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
+                    >,
+                >(0x96a, 0, ::fastrs::table_field!(Command, user_metadata)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<super::super::sdk::v1::EventGroupMarker>,
+                    >,
+                >(0x972, 0, ::fastrs::table_field!(Command, event_group_markers)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 16, 17, 18],
+            ::fastrs::table_field!(Command, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3560,6 +2695,307 @@ impl __fastrs::table::Hooks for Command {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.attributes {
+                    ::core::option::Option::Some(
+                        command::Attributes::ScheduleActivityTaskCommandAttributes(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                ScheduleActivityTaskCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::StartTimerCommandAttributes(v),
+                    ) => 1 + __fastrs::Msg::<StartTimerCommandAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        command::Attributes::CompleteWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                CompleteWorkflowExecutionCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::FailWorkflowExecutionCommandAttributes(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                FailWorkflowExecutionCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::RequestCancelActivityTaskCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                RequestCancelActivityTaskCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::CancelTimerCommandAttributes(v),
+                    ) => 1 + __fastrs::Msg::<CancelTimerCommandAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                CancelWorkflowExecutionCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                RequestCancelExternalWorkflowExecutionCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::RecordMarkerCommandAttributes(v),
+                    ) => 1 + __fastrs::Msg::<RecordMarkerCommandAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                ContinueAsNewWorkflowExecutionCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::StartChildWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                StartChildWorkflowExecutionCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                SignalExternalWorkflowExecutionCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                UpsertWorkflowSearchAttributesCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::ProtocolMessageCommandAttributes(v),
+                    ) => 1 + __fastrs::Msg::<ProtocolMessageCommandAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ModifyWorkflowPropertiesCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::ScheduleNexusOperationCommandAttributes(v),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ScheduleNexusOperationCommandAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::RequestCancelNexusOperationCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                RequestCancelNexusOperationCommandAttributes,
+                            >::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                match &self.attributes {
+                    ::core::option::Option::Some(
+                        command::Attributes::ScheduleActivityTaskCommandAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::StartTimerCommandAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<StartTimerCommandAttributes>,
+                        >(v, &[0x1a], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::CompleteWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
+                        >(v, &[0x22], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::FailWorkflowExecutionCommandAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
+                        >(v, &[0x2a], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::RequestCancelActivityTaskCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
+                        >(v, &[0x32], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::CancelTimerCommandAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<CancelTimerCommandAttributes>,
+                        >(v, &[0x3a], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
+                        >(v, &[0x42], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                RequestCancelExternalWorkflowExecutionCommandAttributes,
+                            >,
+                        >(v, &[0x4a], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::RecordMarkerCommandAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<RecordMarkerCommandAttributes>,
+                        >(v, &[0x52], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                ContinueAsNewWorkflowExecutionCommandAttributes,
+                            >,
+                        >(v, &[0x5a], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::StartChildWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
+                        >(v, &[0x62], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                SignalExternalWorkflowExecutionCommandAttributes,
+                            >,
+                        >(v, &[0x6a], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                UpsertWorkflowSearchAttributesCommandAttributes,
+                            >,
+                        >(v, &[0x72], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::ProtocolMessageCommandAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ProtocolMessageCommandAttributes>,
+                        >(v, &[0x7a], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
+                        >(v, &[0x8a, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::ScheduleNexusOperationCommandAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
+                        >(v, &[0x92, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        command::Attributes::RequestCancelNexusOperationCommandAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
+                        >(v, &[0x9a, 0x01], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.attributes = ::core::option::Option::None,
+            _ => {}
         }
     }
 }

@@ -15,36 +15,45 @@ pub struct DataBlob {
 impl ::fastrs::Message for DataBlob {
     const FULL_NAME: &'static str = "temporal.api.common.v1.DataBlob";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.encoding_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::EncodingType,
-                    >::size(&self.encoding_type);
-        }
-        if !self.data.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.data);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.data.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.data, &[0x12], w);
-        }
-        if self.encoding_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::EncodingType>,
-            >(&self.encoding_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DataBlob, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for DataBlob {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DataBlob,
+            [__fastrs::table::Entry<DataBlob>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -58,29 +67,8 @@ impl ::fastrs::Message for DataBlob {
             &[0, 1, 2],
             ::fastrs::table_field!(DataBlob, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.encoding_type = ::core::default::Default::default();
-        self.data.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// See `Payload`
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -93,38 +81,20 @@ pub struct Payloads {
 impl ::fastrs::Message for Payloads {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Payloads";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<Payload>,
-            >(&self.payloads, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Payload>,
-        >(&self.payloads, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Payloads, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(Payloads, payloads)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Payloads, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.payloads.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -142,6 +112,24 @@ impl ::fastrs::Message for Payloads {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Payloads {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Payloads,
+            [__fastrs::table::Entry<Payloads>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Payload>>,
+                >(0x0a, 0, ::fastrs::table_field!(Payloads, payloads)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(Payloads, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Represents some binary (byte array) data (ex: activity input parameters or workflow result) with
 /// metadata which describes this binary data (format, encoding, encryption, etc). Serialization
@@ -162,61 +150,20 @@ pub struct Payload {
 impl ::fastrs::Message for Payload {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Payload";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Bytes,
-            >(self.metadata.iter(), 1);
-        if !self.data.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.data);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<payload::ExternalPayloadDetails>,
-            >(&self.external_payloads, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<payload::ExternalPayloadDetails>,
-        >(&self.external_payloads, &[0x1a], w);
-        if !self.data.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.data, &[0x12], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Bytes,
-        >(self.metadata.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Payload, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Payload, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<payload::ExternalPayloadDetails>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(Payload, external_payloads)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Payload, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.metadata.clear();
-        self.data.clear();
-        self.external_payloads.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -236,7 +183,28 @@ impl ::fastrs::Message for Payload {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Payload {
+impl __fastrs::table::Tabled for Payload {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Payload,
+            [__fastrs::table::Entry<Payload>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x12, 0, ::fastrs::table_field!(Payload, data)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<payload::ExternalPayloadDetails>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(Payload, external_payloads)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Payload, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -264,11 +232,38 @@ impl __fastrs::table::Hooks for Payload {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Bytes,
+                >(self.metadata.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Bytes,
+                >(self.metadata.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.metadata.clear(),
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Payload`].
 pub mod payload {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// Describes an externally stored object referenced by this payload.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct ExternalPayloadDetails {
@@ -281,43 +276,20 @@ pub mod payload {
     impl ::fastrs::Message for ExternalPayloadDetails {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Payload.ExternalPayloadDetails";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.size_bytes != 0 {
-                n += 1 + __fastrs::Int64::size(&self.size_bytes);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.size_bytes != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::Int64,
-                >(&self.size_bytes, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ExternalPayloadDetails, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(ExternalPayloadDetails, size_bytes),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(ExternalPayloadDetails, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.size_bytes = ::core::default::Default::default();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -336,6 +308,28 @@ pub mod payload {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for ExternalPayloadDetails {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                ExternalPayloadDetails,
+                [__fastrs::table::Entry<ExternalPayloadDetails>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Int64>,
+                    >(
+                        0x08,
+                        0,
+                        ::fastrs::table_field!(ExternalPayloadDetails, size_bytes),
+                    ),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(ExternalPayloadDetails, unknown_fields),
+            );
+            &TABLE
+        };
+    }
 }
 /// A user-defined set of *indexed* fields that are used/exposed when listing/searching workflows.
 /// The payload is not serialized in a user-defined way.
@@ -352,36 +346,20 @@ pub struct SearchAttributes {
 impl ::fastrs::Message for SearchAttributes {
     const FULL_NAME: &'static str = "temporal.api.common.v1.SearchAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<Payload>,
-            >(self.indexed_fields.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<Payload>,
-        >(self.indexed_fields.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SearchAttributes, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(SearchAttributes, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.indexed_fields.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -401,7 +379,18 @@ impl ::fastrs::Message for SearchAttributes {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for SearchAttributes {
+impl __fastrs::table::Tabled for SearchAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SearchAttributes,
+            [__fastrs::table::Entry<SearchAttributes>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(SearchAttributes, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -429,6 +418,34 @@ impl __fastrs::table::Hooks for SearchAttributes {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<Payload>,
+                >(self.indexed_fields.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<Payload>,
+                >(self.indexed_fields.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.indexed_fields.clear(),
+            _ => {}
+        }
+    }
 }
 /// A user-defined set of *unindexed* fields that are exposed when listing/searching workflows
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -441,36 +458,20 @@ pub struct Memo {
 impl ::fastrs::Message for Memo {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Memo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<Payload>,
-            >(self.fields.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<Payload>,
-        >(self.fields.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Memo, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(Memo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.fields.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -490,7 +491,15 @@ impl ::fastrs::Message for Memo {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Memo {
+impl __fastrs::table::Tabled for Memo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Memo, [__fastrs::table::Entry<Memo>; 1]> = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(Memo, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -518,6 +527,34 @@ impl __fastrs::table::Hooks for Memo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<Payload>,
+                >(self.fields.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<Payload>,
+                >(self.fields.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.fields.clear(),
+            _ => {}
+        }
+    }
 }
 /// Contains metadata that can be attached to a variety of requests, like starting a workflow, and
 /// can be propagated between, for example, workflows and activities.
@@ -531,36 +568,20 @@ pub struct Header {
 impl ::fastrs::Message for Header {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Header";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<Payload>,
-            >(self.fields.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<Payload>,
-        >(self.fields.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Header, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(Header, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.fields.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -580,7 +601,18 @@ impl ::fastrs::Message for Header {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Header {
+impl __fastrs::table::Tabled for Header {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Header,
+            [__fastrs::table::Entry<Header>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(Header, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -606,6 +638,34 @@ impl __fastrs::table::Hooks for Header {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<Payload>,
+                >(self.fields.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<Payload>,
+                >(self.fields.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.fields.clear(),
+            _ => {}
         }
     }
 }
@@ -623,47 +683,20 @@ pub struct WorkflowExecution {
 impl ::fastrs::Message for WorkflowExecution {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkflowExecution";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.workflow_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.workflow_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.workflow_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.workflow_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecution, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecution, workflow_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowExecution, run_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowExecution, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.workflow_id.clear();
-        self.run_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -682,6 +715,27 @@ impl ::fastrs::Message for WorkflowExecution {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecution {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecution,
+            [__fastrs::table::Entry<WorkflowExecution>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecution, workflow_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(WorkflowExecution, run_id)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(WorkflowExecution, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// Identifies a specific execution within a namespace. This is used for standalone activities
 /// executions in batch jobs currently.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -696,42 +750,45 @@ pub struct Execution {
 impl ::fastrs::Message for Execution {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Execution";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.r#type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ExecutionType,
-                    >::size(&self.r#type);
-        }
-        if !self.business_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.business_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x1a], w);
-        }
-        if !self.business_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.business_id, &[0x12], w);
-        }
-        if self.r#type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ExecutionType>,
-            >(&self.r#type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Execution, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Execution {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Execution,
+            [__fastrs::table::Entry<Execution>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -748,30 +805,8 @@ impl ::fastrs::Message for Execution {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(Execution, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.r#type = ::core::default::Default::default();
-        self.business_id.clear();
-        self.run_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Represents the identifier used by a workflow author to define the workflow. Typically, the
 /// name of a function. This is sometimes referred to as the workflow's "name"
@@ -785,37 +820,20 @@ pub struct WorkflowType {
 impl ::fastrs::Message for WorkflowType {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkflowType";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowType, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowType, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowType, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -833,6 +851,24 @@ impl ::fastrs::Message for WorkflowType {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowType {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowType,
+            [__fastrs::table::Entry<WorkflowType>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowType, name)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(WorkflowType, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Represents the identifier used by a activity author to define the activity. Typically, the
 /// name of a function. This is sometimes referred to as the activity's "name"
@@ -846,37 +882,20 @@ pub struct ActivityType {
 impl ::fastrs::Message for ActivityType {
     const FULL_NAME: &'static str = "temporal.api.common.v1.ActivityType";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityType, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ActivityType, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ActivityType, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -894,6 +913,24 @@ impl ::fastrs::Message for ActivityType {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityType {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityType,
+            [__fastrs::table::Entry<ActivityType>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ActivityType, name)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ActivityType, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// How retries ought to be handled, usable by both workflows and activities
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -922,57 +959,45 @@ pub struct RetryPolicy {
 impl ::fastrs::Message for RetryPolicy {
     const FULL_NAME: &'static str = "temporal.api.common.v1.RetryPolicy";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.initial_interval {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.backoff_coefficient.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.backoff_coefficient);
-        }
-        if let ::core::option::Option::Some(v) = &self.maximum_interval {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.maximum_attempts != 0 {
-            n += 1 + __fastrs::Int32::size(&self.maximum_attempts);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Str,
-            >(&self.non_retryable_error_types, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.non_retryable_error_types, &[0x2a], w);
-        if self.maximum_attempts != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.maximum_attempts, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.maximum_interval {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x1a], w);
-        }
-        if self.backoff_coefficient.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.backoff_coefficient, &[0x11], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.initial_interval {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RetryPolicy, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RetryPolicy {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RetryPolicy,
+            [__fastrs::table::Entry<RetryPolicy>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -1001,32 +1026,8 @@ impl ::fastrs::Message for RetryPolicy {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(RetryPolicy, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.initial_interval = ::core::option::Option::None;
-        self.backoff_coefficient = ::core::default::Default::default();
-        self.maximum_interval = ::core::option::Option::None;
-        self.maximum_attempts = ::core::default::Default::default();
-        self.non_retryable_error_types.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Metadata relevant for metering purposes
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1045,49 +1046,20 @@ pub struct MeteringMetadata {
 impl ::fastrs::Message for MeteringMetadata {
     const FULL_NAME: &'static str = "temporal.api.common.v1.MeteringMetadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.nonfirst_local_activity_execution_attempts != 0 {
-            n
-                += 1
-                    + __fastrs::Uint32::size(
-                        &self.nonfirst_local_activity_execution_attempts,
-                    );
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.nonfirst_local_activity_execution_attempts != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Uint32,
-            >(&self.nonfirst_local_activity_execution_attempts, &[0x68], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MeteringMetadata, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(
-                        MeteringMetadata, nonfirst_local_activity_execution_attempts
-                    ),
-                ),
-            ],
-            &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-            ::fastrs::table_field!(MeteringMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.nonfirst_local_activity_execution_attempts = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1105,6 +1077,30 @@ impl ::fastrs::Message for MeteringMetadata {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for MeteringMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            MeteringMetadata,
+            [__fastrs::table::Entry<MeteringMetadata>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(
+                    0x68,
+                    0,
+                    ::fastrs::table_field!(
+                        MeteringMetadata, nonfirst_local_activity_execution_attempts
+                    ),
+                ),
+            ],
+            &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+            ::fastrs::table_field!(MeteringMetadata, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Deprecated. This message is replaced with `Deployment` and `VersioningBehavior`.
 /// Identifies the version(s) of a worker that processed a task
@@ -1123,47 +1119,20 @@ pub struct WorkerVersionStamp {
 impl ::fastrs::Message for WorkerVersionStamp {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkerVersionStamp";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.build_id);
-        }
-        if self.use_versioning {
-            n += 1 + __fastrs::Bool::size(&self.use_versioning);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.use_versioning {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.use_versioning, &[0x18], w);
-        }
-        if !self.build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.build_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerVersionStamp, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerVersionStamp, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(WorkerVersionStamp, use_versioning)),
-            ],
-            &[0, 1, 0, 2],
-            ::fastrs::table_field!(WorkerVersionStamp, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.build_id.clear();
-        self.use_versioning = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1181,6 +1150,27 @@ impl ::fastrs::Message for WorkerVersionStamp {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerVersionStamp {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerVersionStamp,
+            [__fastrs::table::Entry<WorkerVersionStamp>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkerVersionStamp, build_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x18, 0, ::fastrs::table_field!(WorkerVersionStamp, use_versioning)),
+            ],
+            &[0, 1, 0, 2],
+            ::fastrs::table_field!(WorkerVersionStamp, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Identifies the version that a worker is compatible with when polling or identifying itself,
 /// and whether or not this worker is opting into the build-id based versioning feature. This is
@@ -1202,38 +1192,45 @@ pub struct WorkerVersionCapabilities {
 impl ::fastrs::Message for WorkerVersionCapabilities {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkerVersionCapabilities";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.build_id);
-        }
-        if self.use_versioning {
-            n += 1 + __fastrs::Bool::size(&self.use_versioning);
-        }
-        if !self.deployment_series_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.deployment_series_name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.deployment_series_name.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.deployment_series_name, &[0x22], w);
-        }
-        if self.use_versioning {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.use_versioning, &[0x10], w);
-        }
-        if !self.build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.build_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerVersionCapabilities, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerVersionCapabilities {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerVersionCapabilities,
+            [__fastrs::table::Entry<WorkerVersionCapabilities>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1258,30 +1255,8 @@ impl ::fastrs::Message for WorkerVersionCapabilities {
             &[0, 1, 2, 0, 3],
             ::fastrs::table_field!(WorkerVersionCapabilities, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.build_id.clear();
-        self.use_versioning = ::core::default::Default::default();
-        self.deployment_series_name.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Describes where and how to reset a workflow, used for batch reset currently
 /// and may be used for single-workflow reset later.
@@ -1309,117 +1284,20 @@ pub struct ResetOptions {
 impl ::fastrs::Message for ResetOptions {
     const FULL_NAME: &'static str = "temporal.api.common.v1.ResetOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.reset_reapply_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ResetReapplyType,
-                    >::size(&self.reset_reapply_type);
-        }
-        if self.current_run_only {
-            n += 1 + __fastrs::Bool::size(&self.current_run_only);
-        }
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyExcludeType>,
-            >(&self.reset_reapply_exclude_types, 1);
-        if let ::core::option::Option::Some(oneof) = &self.target {
-            n
-                += match oneof {
-                    reset_options::Target::FirstWorkflowTask(v) => {
-                        1 + __fastrs::Msg::<::fastrs::well_known::Empty>::size(v)
-                    }
-                    reset_options::Target::LastWorkflowTask(v) => {
-                        1 + __fastrs::Msg::<::fastrs::well_known::Empty>::size(v)
-                    }
-                    reset_options::Target::WorkflowTaskId(v) => {
-                        1 + __fastrs::Int64::size(v)
-                    }
-                    reset_options::Target::BuildId(v) => 1 + __fastrs::Str::size(v),
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_packed::<
-            __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyExcludeType>,
-        >(&self.reset_reapply_exclude_types, &[0x62], w);
-        if self.current_run_only {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.current_run_only, &[0x58], w);
-        }
-        if self.reset_reapply_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>,
-            >(&self.reset_reapply_type, &[0x50], w);
-        }
-        match &self.target {
-            ::core::option::Option::Some(
-                reset_options::Target::FirstWorkflowTask(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Empty>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(reset_options::Target::LastWorkflowTask(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Empty>,
-                >(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(reset_options::Target::WorkflowTaskId(v)) => {
-                __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
-            }
-            ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetOptions, 7> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x18),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>,
-                    >,
-                >(0x50, 0, ::fastrs::table_field!(ResetOptions, reset_reapply_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x58, 0, ::fastrs::table_field!(ResetOptions, current_run_only)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ResetReapplyExcludeType,
-                        >,
-                    >,
-                >(
-                    0x62,
-                    0x60,
-                    ::fastrs::table_field!(ResetOptions, reset_reapply_exclude_types),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5, 6, 7],
-            ::fastrs::table_field!(ResetOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.reset_reapply_type = ::core::default::Default::default();
-        self.current_run_only = ::core::default::Default::default();
-        self.reset_reapply_exclude_types.clear();
-        self.target = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1439,7 +1317,42 @@ impl ::fastrs::Message for ResetOptions {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ResetOptions {
+impl __fastrs::table::Tabled for ResetOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ResetOptions,
+            [__fastrs::table::Entry<ResetOptions>; 7],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+                __fastrs::table::Entry::hooked_read(0x18),
+                __fastrs::table::Entry::hooked_read(0x22),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>,
+                    >,
+                >(0x50, 0, ::fastrs::table_field!(ResetOptions, reset_reapply_type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x58, 0, ::fastrs::table_field!(ResetOptions, current_run_only)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<
+                        __fastrs::OpenEnum<
+                            super::super::enums::v1::ResetReapplyExcludeType,
+                        >,
+                    >,
+                >(
+                    0x62,
+                    0x60,
+                    ::fastrs::table_field!(ResetOptions, reset_reapply_exclude_types),
+                ),
+            ],
+            &[0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5, 6, 7],
+            ::fastrs::table_field!(ResetOptions, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1515,6 +1428,66 @@ impl __fastrs::table::Hooks for ResetOptions {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.target {
+                    ::core::option::Option::Some(
+                        reset_options::Target::FirstWorkflowTask(v),
+                    ) => 1 + __fastrs::Msg::<::fastrs::well_known::Empty>::size(v),
+                    ::core::option::Option::Some(
+                        reset_options::Target::LastWorkflowTask(v),
+                    ) => 1 + __fastrs::Msg::<::fastrs::well_known::Empty>::size(v),
+                    ::core::option::Option::Some(
+                        reset_options::Target::WorkflowTaskId(v),
+                    ) => 1 + __fastrs::Int64::size(v),
+                    ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
+                        1 + __fastrs::Str::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.target {
+                    ::core::option::Option::Some(
+                        reset_options::Target::FirstWorkflowTask(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<::fastrs::well_known::Empty>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        reset_options::Target::LastWorkflowTask(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<::fastrs::well_known::Empty>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        reset_options::Target::WorkflowTaskId(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
+                    }
+                    ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.target = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`ResetOptions`].
 pub mod reset_options {
@@ -1551,62 +1524,20 @@ pub struct Callback {
 impl ::fastrs::Message for Callback {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Callback";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Link>>(&self.links, 2);
-        if let ::core::option::Option::Some(oneof) = &self.variant {
-            n
-                += match oneof {
-                    callback::Variant::Nexus(v) => {
-                        1 + __fastrs::Msg::<callback::Nexus>::size(v)
-                    }
-                    callback::Variant::Internal(v) => {
-                        1 + __fastrs::Msg::<callback::Internal>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Link>,
-        >(&self.links, &[0xa2, 0x06], w);
-        match &self.variant {
-            ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<callback::Nexus>,
-                >(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(callback::Variant::Internal(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<callback::Internal>,
-                >(v, &[0x1a], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Callback, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Link>>,
-                >(0x322, 0, ::fastrs::table_field!(Callback, links)),
-            ],
-            &[0, 0, 1, 2],
-            ::fastrs::table_field!(Callback, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.links.clear();
-        self.variant = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1626,7 +1557,24 @@ impl ::fastrs::Message for Callback {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Callback {
+impl __fastrs::table::Tabled for Callback {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Callback,
+            [__fastrs::table::Entry<Callback>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Link>>,
+                >(0x322, 0, ::fastrs::table_field!(Callback, links)),
+            ],
+            &[0, 0, 1, 2],
+            ::fastrs::table_field!(Callback, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1675,11 +1623,52 @@ impl __fastrs::table::Hooks for Callback {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.variant {
+                    ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
+                        1 + __fastrs::Msg::<callback::Nexus>::size(v)
+                    }
+                    ::core::option::Option::Some(callback::Variant::Internal(v)) => {
+                        1 + __fastrs::Msg::<callback::Internal>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                match &self.variant {
+                    ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<callback::Nexus>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(callback::Variant::Internal(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<callback::Internal>,
+                        >(v, &[0x1a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.variant = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Callback`].
 pub mod callback {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Variant {
         Nexus(Nexus),
@@ -1701,48 +1690,20 @@ pub mod callback {
     impl ::fastrs::Message for Nexus {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Callback.Nexus";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.url.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.url);
-            }
-            n
-                += __fastrs::size_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.header.iter(), 1);
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            __fastrs::write_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.header.iter(), &[0x12], w);
-            if !self.url.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.url, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Nexus, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Nexus, url)),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Nexus, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.url.clear();
-            self.header.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1762,7 +1723,23 @@ pub mod callback {
         }
     }
     #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Nexus {
+    impl __fastrs::table::Tabled for Nexus {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Nexus,
+                [__fastrs::table::Entry<Nexus>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(Nexus, url)),
+                    __fastrs::table::Entry::hooked(0x12),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(Nexus, unknown_fields),
+            );
+            &TABLE
+        };
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -1790,6 +1767,34 @@ pub mod callback {
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
             }
         }
+        fn size_hooked(&self, tag: u32) -> usize {
+            match tag {
+                0x12 => {
+                    __fastrs::size_map::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(self.header.iter(), 1)
+                }
+                _ => 0,
+            }
+        }
+        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+            match tag {
+                0x12 => {
+                    __fastrs::write_map::<
+                        __fastrs::Str,
+                        __fastrs::Str,
+                    >(self.header.iter(), &[0x12], w)
+                }
+                _ => {}
+            }
+        }
+        fn clear_hooked(&mut self, tag: u32) {
+            match tag {
+                0x12 => self.header.clear(),
+                _ => {}
+            }
+        }
     }
     /// Callbacks to be delivered internally within the system.
     /// This variant is not settable in the API and will be rejected by the service with an INVALID_ARGUMENT error.
@@ -1806,37 +1811,20 @@ pub mod callback {
     impl ::fastrs::Message for Internal {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Callback.Internal";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.data.is_empty() {
-                n += 1 + __fastrs::Bytes::size(&self.data);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.data.is_empty() {
-                __fastrs::compact::write::<__fastrs::Bytes>(&self.data, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Internal, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x0a, 0, ::fastrs::table_field!(Internal, data)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(Internal, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.data.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1855,6 +1843,24 @@ pub mod callback {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Internal {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Internal,
+                [__fastrs::table::Entry<Internal>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Bytes>,
+                    >(0x0a, 0, ::fastrs::table_field!(Internal, data)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(Internal, unknown_fields),
+            );
+            &TABLE
+        };
+    }
 }
 /// Link can be associated with history events. It might contain information about an external entity
 /// related to the history event. For example, workflow A makes a Nexus call that starts workflow B:
@@ -1870,75 +1876,20 @@ pub struct Link {
 impl ::fastrs::Message for Link {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Link";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.variant {
-            n
-                += match oneof {
-                    link::Variant::WorkflowEvent(v) => {
-                        1 + __fastrs::Msg::<link::WorkflowEvent>::size(v)
-                    }
-                    link::Variant::BatchJob(v) => {
-                        1 + __fastrs::Msg::<link::BatchJob>::size(v)
-                    }
-                    link::Variant::Activity(v) => {
-                        1 + __fastrs::Msg::<link::Activity>::size(v)
-                    }
-                    link::Variant::NexusOperation(v) => {
-                        1 + __fastrs::Msg::<link::NexusOperation>::size(v)
-                    }
-                    link::Variant::Workflow(v) => {
-                        1 + __fastrs::Msg::<link::Workflow>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.variant {
-            ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<link::WorkflowEvent>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<link::BatchJob>>(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(link::Variant::Activity(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<link::Activity>>(v, &[0x1a], w);
-            }
-            ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<link::NexusOperation>,
-                >(v, &[0x22], w);
-            }
-            ::core::option::Option::Some(link::Variant::Workflow(v)) => {
-                __fastrs::compact::write::<__fastrs::Msg<link::Workflow>>(v, &[0x2a], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Link, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked(0x2a),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Link, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.variant = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1958,7 +1909,21 @@ impl ::fastrs::Message for Link {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Link {
+impl __fastrs::table::Tabled for Link {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Link, [__fastrs::table::Entry<Link>; 5]> = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+                __fastrs::table::Entry::hooked_read(0x22),
+                __fastrs::table::Entry::hooked_read(0x2a),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(Link, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2064,6 +2029,72 @@ impl __fastrs::table::Hooks for Link {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
+                        1 + __fastrs::Msg::<link::WorkflowEvent>::size(v)
+                    }
+                    ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
+                        1 + __fastrs::Msg::<link::BatchJob>::size(v)
+                    }
+                    ::core::option::Option::Some(link::Variant::Activity(v)) => {
+                        1 + __fastrs::Msg::<link::Activity>::size(v)
+                    }
+                    ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
+                        1 + __fastrs::Msg::<link::NexusOperation>::size(v)
+                    }
+                    ::core::option::Option::Some(link::Variant::Workflow(v)) => {
+                        1 + __fastrs::Msg::<link::Workflow>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<link::WorkflowEvent>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<link::BatchJob>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(link::Variant::Activity(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<link::Activity>,
+                        >(v, &[0x1a], w);
+                    }
+                    ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<link::NexusOperation>,
+                        >(v, &[0x22], w);
+                    }
+                    ::core::option::Option::Some(link::Variant::Workflow(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<link::Workflow>,
+                        >(v, &[0x2a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.variant = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Link`].
 pub mod link {
@@ -2092,89 +2123,20 @@ pub mod link {
     impl ::fastrs::Message for WorkflowEvent {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.WorkflowEvent";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.namespace.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.namespace);
-            }
-            if !self.workflow_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.workflow_id);
-            }
-            if !self.run_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.run_id);
-            }
-            if let ::core::option::Option::Some(oneof) = &self.reference {
-                n
-                    += match oneof {
-                        workflow_event::Reference::EventRef(v) => {
-                            2 + __fastrs::Msg::<workflow_event::EventReference>::size(v)
-                        }
-                        workflow_event::Reference::RequestIdRef(v) => {
-                            2
-                                + __fastrs::Msg::<
-                                    workflow_event::RequestIdReference,
-                                >::size(v)
-                        }
-                    };
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            match &self.reference {
-                ::core::option::Option::Some(workflow_event::Reference::EventRef(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<workflow_event::EventReference>,
-                    >(v, &[0xa2, 0x06], w);
-                }
-                ::core::option::Option::Some(
-                    workflow_event::Reference::RequestIdRef(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<workflow_event::RequestIdReference>,
-                    >(v, &[0xaa, 0x06], w);
-                }
-                _ => {}
-            }
-            if !self.run_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x1a], w);
-            }
-            if !self.workflow_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.workflow_id, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkflowEvent, 5> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(WorkflowEvent, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(WorkflowEvent, workflow_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(WorkflowEvent, run_id)),
-                    __fastrs::table::Entry::hooked(0x322),
-                    __fastrs::table::Entry::hooked(0x32a),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(WorkflowEvent, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.namespace.clear();
-            self.workflow_id.clear();
-            self.run_id.clear();
-            self.reference = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2194,7 +2156,30 @@ pub mod link {
         }
     }
     #[allow(deprecated)]
-    impl __fastrs::table::Hooks for WorkflowEvent {
+    impl __fastrs::table::Tabled for WorkflowEvent {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                WorkflowEvent,
+                [__fastrs::table::Entry<WorkflowEvent>; 5],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(WorkflowEvent, namespace)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x12, 0, ::fastrs::table_field!(WorkflowEvent, workflow_id)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x1a, 0, ::fastrs::table_field!(WorkflowEvent, run_id)),
+                    __fastrs::table::Entry::hooked(0x322),
+                    __fastrs::table::Entry::hooked_read(0x32a),
+                ],
+                &[0, 1, 2, 3],
+                ::fastrs::table_field!(WorkflowEvent, unknown_fields),
+            );
+            &TABLE
+        };
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -2247,11 +2232,61 @@ pub mod link {
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
             }
         }
+        fn size_hooked(&self, tag: u32) -> usize {
+            match tag {
+                0x322 => {
+                    match &self.reference {
+                        ::core::option::Option::Some(
+                            workflow_event::Reference::EventRef(v),
+                        ) => 2 + __fastrs::Msg::<workflow_event::EventReference>::size(v),
+                        ::core::option::Option::Some(
+                            workflow_event::Reference::RequestIdRef(v),
+                        ) => {
+                            2
+                                + __fastrs::Msg::<
+                                    workflow_event::RequestIdReference,
+                                >::size(v)
+                        }
+                        _ => 0,
+                    }
+                }
+                _ => 0,
+            }
+        }
+        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+            match tag {
+                0x322 => {
+                    match &self.reference {
+                        ::core::option::Option::Some(
+                            workflow_event::Reference::EventRef(v),
+                        ) => {
+                            __fastrs::compact::write::<
+                                __fastrs::Msg<workflow_event::EventReference>,
+                            >(v, &[0xa2, 0x06], w);
+                        }
+                        ::core::option::Option::Some(
+                            workflow_event::Reference::RequestIdRef(v),
+                        ) => {
+                            __fastrs::compact::write::<
+                                __fastrs::Msg<workflow_event::RequestIdReference>,
+                            >(v, &[0xaa, 0x06], w);
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        fn clear_hooked(&mut self, tag: u32) {
+            match tag {
+                0x322 => self.reference = ::core::option::Option::None,
+                _ => {}
+            }
+        }
     }
     /// Types nested in [`WorkflowEvent`].
     pub mod workflow_event {
         use ::fastrs::__private as __fastrs;
-        use __fastrs::Codec as _;
         /// Additional information about the workflow event.
         /// Eg: the caller workflow can send the history event details that made the Nexus call.
         #[derive(Clone, PartialEq, Debug)]
@@ -2273,61 +2308,20 @@ pub mod link {
         impl ::fastrs::Message for EventReference {
             const FULL_NAME: &'static str = "temporal.api.common.v1.Link.WorkflowEvent.EventReference";
             fn size(&self) -> usize {
-                let mut n = self.unknown_fields.len();
-                if self.event_id != 0 {
-                    n += 1 + __fastrs::Int64::size(&self.event_id);
-                }
-                if self.event_type.to_i32() != 0 {
-                    n
-                        += 1
-                            + __fastrs::OpenEnum::<
-                                super::super::super::super::enums::v1::EventType,
-                            >::size(&self.event_type);
-                }
-                n
+                __fastrs::table::size(self)
             }
             fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                self.unknown_fields.write(w);
-                if self.event_type.to_i32() != 0 {
-                    __fastrs::compact::write::<
-                        __fastrs::OpenEnum<
-                            super::super::super::super::enums::v1::EventType,
-                        >,
-                    >(&self.event_type, &[0x10], w);
-                }
-                if self.event_id != 0 {
-                    __fastrs::compact::write::<
-                        __fastrs::Int64,
-                    >(&self.event_id, &[0x08], w);
-                }
+                __fastrs::table::write_backward(self, w);
             }
             fn merge_from(
                 &mut self,
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<EventReference, 2> = __fastrs::table::Table::new(
-                    [
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Int64>,
-                        >(0x08, 0, ::fastrs::table_field!(EventReference, event_id)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<
-                                __fastrs::OpenEnum<
-                                    super::super::super::super::enums::v1::EventType,
-                                >,
-                            >,
-                        >(0x10, 0, ::fastrs::table_field!(EventReference, event_type)),
-                    ],
-                    &[0, 1, 2],
-                    ::fastrs::table_field!(EventReference, unknown_fields),
-                );
-                __fastrs::table::merge(self, &TABLE, r, depth)
+                __fastrs::table::merge(self, r, depth)
             }
             fn clear(&mut self) {
-                self.event_id = ::core::default::Default::default();
-                self.event_type = ::core::default::Default::default();
-                self.unknown_fields.clear();
+                __fastrs::table::clear(self);
             }
             fn unknown_fields(&self) -> &::fastrs::UnknownFields {
                 &self.unknown_fields
@@ -2346,6 +2340,31 @@ pub mod link {
                 __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
             }
         }
+        #[allow(deprecated)]
+        impl __fastrs::table::Tabled for EventReference {
+            const TABLE: &'static __fastrs::table::Table<Self> = {
+                static TABLE: __fastrs::table::Table<
+                    EventReference,
+                    [__fastrs::table::Entry<EventReference>; 2],
+                > = __fastrs::table::Table::new(
+                    [
+                        __fastrs::table::Entry::new::<
+                            __fastrs::table::Implicit<__fastrs::Int64>,
+                        >(0x08, 0, ::fastrs::table_field!(EventReference, event_id)),
+                        __fastrs::table::Entry::new::<
+                            __fastrs::table::Implicit<
+                                __fastrs::OpenEnum<
+                                    super::super::super::super::enums::v1::EventType,
+                                >,
+                            >,
+                        >(0x10, 0, ::fastrs::table_field!(EventReference, event_type)),
+                    ],
+                    &[0, 1, 2],
+                    ::fastrs::table_field!(EventReference, unknown_fields),
+                );
+                &TABLE
+            };
+        }
         /// RequestIdReference is a indirect reference to a history event through the request ID.
         #[derive(Clone, PartialEq, Default, Debug)]
         pub struct RequestIdReference {
@@ -2360,40 +2379,45 @@ pub mod link {
         impl ::fastrs::Message for RequestIdReference {
             const FULL_NAME: &'static str = "temporal.api.common.v1.Link.WorkflowEvent.RequestIdReference";
             fn size(&self) -> usize {
-                let mut n = self.unknown_fields.len();
-                if !self.request_id.is_empty() {
-                    n += 1 + __fastrs::Str::size(&self.request_id);
-                }
-                if self.event_type.to_i32() != 0 {
-                    n
-                        += 1
-                            + __fastrs::OpenEnum::<
-                                super::super::super::super::enums::v1::EventType,
-                            >::size(&self.event_type);
-                }
-                n
+                __fastrs::table::size(self)
             }
             fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                self.unknown_fields.write(w);
-                if self.event_type.to_i32() != 0 {
-                    __fastrs::compact::write::<
-                        __fastrs::OpenEnum<
-                            super::super::super::super::enums::v1::EventType,
-                        >,
-                    >(&self.event_type, &[0x10], w);
-                }
-                if !self.request_id.is_empty() {
-                    __fastrs::compact::write::<
-                        __fastrs::Str,
-                    >(&self.request_id, &[0x0a], w);
-                }
+                __fastrs::table::write_backward(self, w);
             }
             fn merge_from(
                 &mut self,
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<RequestIdReference, 2> = __fastrs::table::Table::new(
+                __fastrs::table::merge(self, r, depth)
+            }
+            fn clear(&mut self) {
+                __fastrs::table::clear(self);
+            }
+            fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+                &self.unknown_fields
+            }
+            fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+                &mut self.unknown_fields
+            }
+            fn fast_read_partial(
+                &mut self,
+                buf: &[u8],
+                options: &::fastrs::DecodeOptions,
+            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+                __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+            }
+            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+                __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+            }
+        }
+        #[allow(deprecated)]
+        impl __fastrs::table::Tabled for RequestIdReference {
+            const TABLE: &'static __fastrs::table::Table<Self> = {
+                static TABLE: __fastrs::table::Table<
+                    RequestIdReference,
+                    [__fastrs::table::Entry<RequestIdReference>; 2],
+                > = __fastrs::table::Table::new(
                     [
                         __fastrs::table::Entry::new::<
                             __fastrs::table::Implicit<__fastrs::Str>,
@@ -2417,29 +2441,8 @@ pub mod link {
                     &[0, 1, 2],
                     ::fastrs::table_field!(RequestIdReference, unknown_fields),
                 );
-                __fastrs::table::merge(self, &TABLE, r, depth)
-            }
-            fn clear(&mut self) {
-                self.request_id.clear();
-                self.event_type = ::core::default::Default::default();
-                self.unknown_fields.clear();
-            }
-            fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-                &self.unknown_fields
-            }
-            fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-                &mut self.unknown_fields
-            }
-            fn fast_read_partial(
-                &mut self,
-                buf: &[u8],
-                options: &::fastrs::DecodeOptions,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-            }
-            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-                __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-            }
+                &TABLE
+            };
         }
     }
     /// A link to a built-in batch job.
@@ -2455,37 +2458,20 @@ pub mod link {
     impl ::fastrs::Message for BatchJob {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.BatchJob";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.job_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.job_id);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.job_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.job_id, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<BatchJob, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(BatchJob, job_id)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(BatchJob, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.job_id.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2503,6 +2489,24 @@ pub mod link {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for BatchJob {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                BatchJob,
+                [__fastrs::table::Entry<BatchJob>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(BatchJob, job_id)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(BatchJob, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// A link to an activity.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2517,36 +2521,45 @@ pub mod link {
     impl ::fastrs::Message for Activity {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.Activity";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.namespace.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.namespace);
-            }
-            if !self.activity_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.activity_id);
-            }
-            if !self.run_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.run_id);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.run_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x1a], w);
-            }
-            if !self.activity_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.activity_id, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Activity, 3> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Activity {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Activity,
+                [__fastrs::table::Entry<Activity>; 3],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
@@ -2561,30 +2574,8 @@ pub mod link {
                 &[0, 1, 2, 3],
                 ::fastrs::table_field!(Activity, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.namespace.clear();
-            self.activity_id.clear();
-            self.run_id.clear();
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
     /// A link to a standalone Nexus operation.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2599,59 +2590,20 @@ pub mod link {
     impl ::fastrs::Message for NexusOperation {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.NexusOperation";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.namespace.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.namespace);
-            }
-            if !self.operation_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.operation_id);
-            }
-            if !self.run_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.run_id);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.run_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x1a], w);
-            }
-            if !self.operation_id.is_empty() {
-                __fastrs::compact::write::<
-                    __fastrs::Str,
-                >(&self.operation_id, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<NexusOperation, 3> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(NexusOperation, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(NexusOperation, operation_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(NexusOperation, run_id)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(NexusOperation, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.namespace.clear();
-            self.operation_id.clear();
-            self.run_id.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2669,6 +2621,30 @@ pub mod link {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for NexusOperation {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                NexusOperation,
+                [__fastrs::table::Entry<NexusOperation>; 3],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(NexusOperation, namespace)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x12, 0, ::fastrs::table_field!(NexusOperation, operation_id)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x1a, 0, ::fastrs::table_field!(NexusOperation, run_id)),
+                ],
+                &[0, 1, 2, 3],
+                ::fastrs::table_field!(NexusOperation, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// A link to a workflow execution. This is a more general version of WorkflowEvent that doesn't specify a
     /// particular event within the workflow, useful when you want to link to a workflow but there is no particular event to link to,
@@ -2686,67 +2662,20 @@ pub mod link {
     impl ::fastrs::Message for Workflow {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.Workflow";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.namespace.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.namespace);
-            }
-            if !self.workflow_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.workflow_id);
-            }
-            if !self.run_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.run_id);
-            }
-            if !self.reason.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.reason);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.reason.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x22], w);
-            }
-            if !self.run_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x1a], w);
-            }
-            if !self.workflow_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.workflow_id, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Workflow, 4> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Workflow, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Workflow, workflow_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Workflow, run_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x22, 0, ::fastrs::table_field!(Workflow, reason)),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(Workflow, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.namespace.clear();
-            self.workflow_id.clear();
-            self.run_id.clear();
-            self.reason.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2765,6 +2694,33 @@ pub mod link {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Workflow {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Workflow,
+                [__fastrs::table::Entry<Workflow>; 4],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(Workflow, namespace)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x12, 0, ::fastrs::table_field!(Workflow, workflow_id)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x1a, 0, ::fastrs::table_field!(Workflow, run_id)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x22, 0, ::fastrs::table_field!(Workflow, reason)),
+                ],
+                &[0, 1, 2, 3, 4],
+                ::fastrs::table_field!(Workflow, unknown_fields),
+            );
+            &TABLE
+        };
+    }
 }
 /// Principal is an authenticated caller identity computed by the server from trusted
 /// authentication context.
@@ -2781,47 +2737,20 @@ pub struct Principal {
 impl ::fastrs::Message for Principal {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Principal";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.r#type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.r#type);
-        }
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x12], w);
-        }
-        if !self.r#type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.r#type, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Principal, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Principal, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Principal, name)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Principal, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type.clear();
-        self.name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2839,6 +2768,27 @@ impl ::fastrs::Message for Principal {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Principal {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Principal,
+            [__fastrs::table::Entry<Principal>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Principal, r#type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Principal, name)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Principal, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Priority contains metadata that controls relative ordering of task processing
 /// when tasks are backed up in a queue. Initially, Priority will be used in
@@ -2927,59 +2877,20 @@ pub struct Priority {
 impl ::fastrs::Message for Priority {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Priority";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.priority_key != 0 {
-            n += 1 + __fastrs::Int32::size(&self.priority_key);
-        }
-        if !self.fairness_key.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.fairness_key);
-        }
-        if self.fairness_weight.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.fairness_weight);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.fairness_weight.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.fairness_weight, &[0x1d], w);
-        }
-        if !self.fairness_key.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.fairness_key, &[0x12], w);
-        }
-        if self.priority_key != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.priority_key, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Priority, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Priority, priority_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Priority, fairness_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x1d, 0, ::fastrs::table_field!(Priority, fairness_weight)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Priority, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.priority_key = ::core::default::Default::default();
-        self.fairness_key.clear();
-        self.fairness_weight = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2997,6 +2908,30 @@ impl ::fastrs::Message for Priority {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Priority {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Priority,
+            [__fastrs::table::Entry<Priority>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(Priority, priority_key)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Priority, fairness_key)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Float>,
+                >(0x1d, 0, ::fastrs::table_field!(Priority, fairness_weight)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Priority, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// This is used to send commands to a specific worker or a group of workers.
 /// Right now, it is used to send commands to a specific worker instance.
@@ -3019,41 +2954,20 @@ pub struct WorkerSelector {
 impl ::fastrs::Message for WorkerSelector {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkerSelector";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.selector {
-            n
-                += match oneof {
-                    worker_selector::Selector::WorkerInstanceKey(v) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(
-            worker_selector::Selector::WorkerInstanceKey(v),
-        ) = &self.selector
-        {
-            __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerSelector, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerSelector, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.selector = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -3073,7 +2987,18 @@ impl ::fastrs::Message for WorkerSelector {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkerSelector {
+impl __fastrs::table::Tabled for WorkerSelector {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerSelector,
+            [__fastrs::table::Entry<WorkerSelector>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(WorkerSelector, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3099,6 +3024,38 @@ impl __fastrs::table::Hooks for WorkerSelector {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.selector {
+                    ::core::option::Option::Some(
+                        worker_selector::Selector::WorkerInstanceKey(v),
+                    ) => 1 + __fastrs::Str::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                if let ::core::option::Option::Some(
+                    worker_selector::Selector::WorkerInstanceKey(v),
+                ) = &self.selector
+                {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.selector = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -3135,40 +3092,45 @@ pub struct OnConflictOptions {
 impl ::fastrs::Message for OnConflictOptions {
     const FULL_NAME: &'static str = "temporal.api.common.v1.OnConflictOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.attach_request_id {
-            n += 1 + __fastrs::Bool::size(&self.attach_request_id);
-        }
-        if self.attach_completion_callbacks {
-            n += 1 + __fastrs::Bool::size(&self.attach_completion_callbacks);
-        }
-        if self.attach_links {
-            n += 1 + __fastrs::Bool::size(&self.attach_links);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.attach_links {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.attach_links, &[0x18], w);
-        }
-        if self.attach_completion_callbacks {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.attach_completion_callbacks, &[0x10], w);
-        }
-        if self.attach_request_id {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.attach_request_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OnConflictOptions, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for OnConflictOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            OnConflictOptions,
+            [__fastrs::table::Entry<OnConflictOptions>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
@@ -3189,30 +3151,8 @@ impl ::fastrs::Message for OnConflictOptions {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(OnConflictOptions, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.attach_request_id = ::core::default::Default::default();
-        self.attach_completion_callbacks = ::core::default::Default::default();
-        self.attach_links = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// The configuration for time skipping of a workflow execution (a chain of runs including retries, cron, continue-as-new).
 /// When time skipping is enabled, virtual time advances automatically whenever there is no in-flight work.
@@ -3255,40 +3195,45 @@ pub struct TimeSkippingConfig {
 impl ::fastrs::Message for TimeSkippingConfig {
     const FULL_NAME: &'static str = "temporal.api.common.v1.TimeSkippingConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.enabled {
-            n += 1 + __fastrs::Bool::size(&self.enabled);
-        }
-        if let ::core::option::Option::Some(v) = &self.fast_forward {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.disable_propagation {
-            n += 1 + __fastrs::Bool::size(&self.disable_propagation);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.disable_propagation {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.disable_propagation, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.fast_forward {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if self.enabled {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.enabled, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimeSkippingConfig, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TimeSkippingConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TimeSkippingConfig,
+            [__fastrs::table::Entry<TimeSkippingConfig>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
@@ -3309,30 +3254,8 @@ impl ::fastrs::Message for TimeSkippingConfig {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(TimeSkippingConfig, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.enabled = ::core::default::Default::default();
-        self.fast_forward = ::core::option::Option::None;
-        self.disable_propagation = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// The time-skipping state that needs to be propagated from a parent workflow to a child workflow,
 /// or through a chain of runs.
@@ -3353,34 +3276,45 @@ pub struct TimeSkippingStatePropagation {
 impl ::fastrs::Message for TimeSkippingStatePropagation {
     const FULL_NAME: &'static str = "temporal.api.common.v1.TimeSkippingStatePropagation";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.initial_skipped_duration {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.fast_forward_target_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.fast_forward_target_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.initial_skipped_duration {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimeSkippingStatePropagation, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TimeSkippingStatePropagation {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TimeSkippingStatePropagation,
+            [__fastrs::table::Entry<TimeSkippingStatePropagation>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -3408,27 +3342,6 @@ impl ::fastrs::Message for TimeSkippingStatePropagation {
             &[0, 1, 2],
             ::fastrs::table_field!(TimeSkippingStatePropagation, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.initial_skipped_duration = ::core::option::Option::None;
-        self.fast_forward_target_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ComputeConfigScalingGroup {
     /// Optional. The set of task queue types this scaling group serves.
@@ -25,64 +24,20 @@ pub struct ComputeConfigScalingGroup {
 impl ::fastrs::Message for ComputeConfigScalingGroup {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfigScalingGroup";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-            >(&self.task_queue_types, 1);
-        if let ::core::option::Option::Some(v) = &self.provider {
-            n += 1 + __fastrs::Msg::<ComputeProvider>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.scaler {
-            n += 1 + __fastrs::Msg::<ComputeScaler>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.scaler {
-            __fastrs::compact::write::<__fastrs::Msg<ComputeScaler>>(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.provider {
-            __fastrs::compact::write::<__fastrs::Msg<ComputeProvider>>(v, &[0x1a], w);
-        }
-        __fastrs::compact::write_packed::<
-            __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-        >(&self.task_queue_types, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroup, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
-                        __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-                    >,
-                >(
-                    0x0a,
-                    0x08,
-                    ::fastrs::table_field!(ComputeConfigScalingGroup, task_queue_types),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ComputeProvider>>,
-                >(0x1a, 0, ::fastrs::table_field!(ComputeConfigScalingGroup, provider)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ComputeScaler>>,
-                >(0x22, 0, ::fastrs::table_field!(ComputeConfigScalingGroup, scaler)),
-            ],
-            &[0, 1, 0, 2, 3],
-            ::fastrs::table_field!(ComputeConfigScalingGroup, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.task_queue_types.clear();
-        self.provider = ::core::option::Option::None;
-        self.scaler = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -100,6 +55,36 @@ impl ::fastrs::Message for ComputeConfigScalingGroup {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ComputeConfigScalingGroup {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ComputeConfigScalingGroup,
+            [__fastrs::table::Entry<ComputeConfigScalingGroup>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<
+                        __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
+                    >,
+                >(
+                    0x0a,
+                    0x08,
+                    ::fastrs::table_field!(ComputeConfigScalingGroup, task_queue_types),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ComputeProvider>>,
+                >(0x1a, 0, ::fastrs::table_field!(ComputeConfigScalingGroup, provider)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ComputeScaler>>,
+                >(0x22, 0, ::fastrs::table_field!(ComputeConfigScalingGroup, scaler)),
+            ],
+            &[0, 1, 0, 2, 3],
+            ::fastrs::table_field!(ComputeConfigScalingGroup, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// ComputeConfig stores configuration that helps a worker control plane
 /// controller understand *when* and *how* to respond to worker lifecycle
@@ -124,36 +109,20 @@ pub struct ComputeConfig {
 impl ::fastrs::Message for ComputeConfig {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<ComputeConfigScalingGroup>,
-            >(self.scaling_groups.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<ComputeConfigScalingGroup>,
-        >(self.scaling_groups.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfig, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(ComputeConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scaling_groups.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -173,7 +142,18 @@ impl ::fastrs::Message for ComputeConfig {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ComputeConfig {
+impl __fastrs::table::Tabled for ComputeConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ComputeConfig,
+            [__fastrs::table::Entry<ComputeConfig>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(ComputeConfig, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -201,6 +181,34 @@ impl __fastrs::table::Hooks for ComputeConfig {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<ComputeConfigScalingGroup>,
+                >(self.scaling_groups.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<ComputeConfigScalingGroup>,
+                >(self.scaling_groups.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.scaling_groups.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ComputeConfigScalingGroupUpdate {
@@ -220,37 +228,50 @@ pub struct ComputeConfigScalingGroupUpdate {
 impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfigScalingGroupUpdate";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.scaling_group {
-            n += 1 + __fastrs::Msg::<ComputeConfigScalingGroup>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.update_mask {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::FieldMask>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.update_mask {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::FieldMask>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.scaling_group {
-            __fastrs::compact::write::<
-                __fastrs::Msg<ComputeConfigScalingGroup>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroupUpdate, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ComputeConfigScalingGroupUpdate {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ComputeConfigScalingGroupUpdate,
+            [__fastrs::table::Entry<ComputeConfigScalingGroupUpdate>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ComputeConfigScalingGroup>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<ComputeConfigScalingGroup>,
+                    >,
                 >(
                     0x0a,
                     0,
@@ -271,29 +292,8 @@ impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
             &[0, 1, 2],
             ::fastrs::table_field!(ComputeConfigScalingGroupUpdate, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.scaling_group = ::core::option::Option::None;
-        self.update_mask = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// A subset of information in ComputeConfig optimized for list views.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -309,36 +309,20 @@ pub struct ComputeConfigSummary {
 impl ::fastrs::Message for ComputeConfigSummary {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfigSummary";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<ComputeConfigScalingGroupSummary>,
-            >(self.scaling_groups.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<ComputeConfigScalingGroupSummary>,
-        >(self.scaling_groups.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigSummary, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(ComputeConfigSummary, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scaling_groups.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -358,7 +342,18 @@ impl ::fastrs::Message for ComputeConfigSummary {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ComputeConfigSummary {
+impl __fastrs::table::Tabled for ComputeConfigSummary {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ComputeConfigSummary,
+            [__fastrs::table::Entry<ComputeConfigSummary>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(ComputeConfigSummary, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -386,6 +381,34 @@ impl __fastrs::table::Hooks for ComputeConfigSummary {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<ComputeConfigScalingGroupSummary>,
+                >(self.scaling_groups.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<ComputeConfigScalingGroupSummary>,
+                >(self.scaling_groups.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.scaling_groups.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ComputeConfigScalingGroupSummary {
@@ -400,34 +423,48 @@ pub struct ComputeConfigScalingGroupSummary {
 impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfigScalingGroupSummary";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-            >(&self.task_queue_types, 1);
-        if !self.provider_type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.provider_type);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.provider_type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.provider_type, &[0x12], w);
-        }
-        __fastrs::compact::write_packed::<
-            __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-        >(&self.task_queue_types, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeConfigScalingGroupSummary, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ComputeConfigScalingGroupSummary {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ComputeConfigScalingGroupSummary,
+            [__fastrs::table::Entry<ComputeConfigScalingGroupSummary>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+                    __fastrs::table::Packed<
                         __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
                     >,
                 >(
@@ -450,29 +487,8 @@ impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
             &[0, 1, 2],
             ::fastrs::table_field!(ComputeConfigScalingGroupSummary, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.task_queue_types.clear();
-        self.provider_type.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// ComputeProvider stores information used by a worker control plane controller
 /// to respond to worker lifecycle events. For example, when a Task is received
@@ -501,61 +517,20 @@ pub struct ComputeProvider {
 impl ::fastrs::Message for ComputeProvider {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeProvider";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.r#type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.r#type);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v);
-        }
-        if !self.nexus_endpoint.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.nexus_endpoint);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.nexus_endpoint.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.nexus_endpoint, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(v, &[0x12], w);
-        }
-        if !self.r#type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.r#type, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeProvider, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ComputeProvider, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ComputeProvider, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(ComputeProvider, nexus_endpoint)),
-            ],
-            &[0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3],
-            ::fastrs::table_field!(ComputeProvider, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type.clear();
-        self.details = ::core::option::Option::None;
-        self.nexus_endpoint.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -573,6 +548,32 @@ impl ::fastrs::Message for ComputeProvider {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ComputeProvider {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ComputeProvider,
+            [__fastrs::table::Entry<ComputeProvider>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ComputeProvider, r#type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(ComputeProvider, details)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x52, 0, ::fastrs::table_field!(ComputeProvider, nexus_endpoint)),
+            ],
+            &[0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3],
+            ::fastrs::table_field!(ComputeProvider, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// ComputeScaler instructs the Temporal Service when to scale up or down the number of
 /// Workers that comprise a WorkerDeployment.
@@ -595,51 +596,20 @@ pub struct ComputeScaler {
 impl ::fastrs::Message for ComputeScaler {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeScaler";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.r#type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.r#type);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(v, &[0x12], w);
-        }
-        if !self.r#type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.r#type, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeScaler, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ComputeScaler, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ComputeScaler, details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ComputeScaler, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type.clear();
-        self.details = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -657,4 +627,27 @@ impl ::fastrs::Message for ComputeScaler {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ComputeScaler {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ComputeScaler,
+            [__fastrs::table::Entry<ComputeScaler>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ComputeScaler, r#type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(ComputeScaler, details)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ComputeScaler, unknown_fields),
+        );
+        &TABLE
+    };
 }

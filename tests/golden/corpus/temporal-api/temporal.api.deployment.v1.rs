@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Worker Deployment options set in SDK that need to be sent to server in every poll.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkerDeploymentOptions {
@@ -25,42 +24,45 @@ pub struct WorkerDeploymentOptions {
 impl ::fastrs::Message for WorkerDeploymentOptions {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.deployment_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.deployment_name);
-        }
-        if !self.build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.build_id);
-        }
-        if self.worker_versioning_mode.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkerVersioningMode,
-                    >::size(&self.worker_versioning_mode);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.worker_versioning_mode.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkerVersioningMode>,
-            >(&self.worker_versioning_mode, &[0x18], w);
-        }
-        if !self.build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.build_id, &[0x12], w);
-        }
-        if !self.deployment_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.deployment_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentOptions, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerDeploymentOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerDeploymentOptions,
+            [__fastrs::table::Entry<WorkerDeploymentOptions>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -87,30 +89,8 @@ impl ::fastrs::Message for WorkerDeploymentOptions {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(WorkerDeploymentOptions, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.deployment_name.clear();
-        self.build_id.clear();
-        self.worker_versioning_mode = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// `Deployment` identifies a deployment of Temporal workers. The combination of deployment series
 /// name + build ID serves as the identifier. User can use `WorkerDeploymentOptions` in their worker
@@ -134,47 +114,20 @@ pub struct Deployment {
 impl ::fastrs::Message for Deployment {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.Deployment";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.series_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.series_name);
-        }
-        if !self.build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.build_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.build_id, &[0x12], w);
-        }
-        if !self.series_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.series_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Deployment, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Deployment, series_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Deployment, build_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Deployment, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.series_name.clear();
-        self.build_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -192,6 +145,27 @@ impl ::fastrs::Message for Deployment {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Deployment {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Deployment,
+            [__fastrs::table::Entry<Deployment>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Deployment, series_name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Deployment, build_id)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Deployment, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// `DeploymentInfo` holds information about a deployment. Deployment information is tracked
 /// automatically by server as soon as the first poll from that deployment reaches the server. There
@@ -217,85 +191,20 @@ pub struct DeploymentInfo {
 impl ::fastrs::Message for DeploymentInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.DeploymentInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            n += 1 + __fastrs::Msg::<Deployment>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<deployment_info::TaskQueueInfo>,
-            >(&self.task_queue_infos, 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(self.metadata.iter(), 1);
-        if self.is_current {
-            n += 1 + __fastrs::Bool::size(&self.is_current);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.is_current {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.is_current, &[0x28], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<super::super::common::v1::Payload>,
-        >(self.metadata.iter(), &[0x22], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<deployment_info::TaskQueueInfo>,
-        >(&self.task_queue_infos, &[0x1a], w);
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            __fastrs::compact::write::<__fastrs::Msg<Deployment>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentInfo, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Deployment>>,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentInfo, deployment)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DeploymentInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<deployment_info::TaskQueueInfo>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(DeploymentInfo, task_queue_infos)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(DeploymentInfo, is_current)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(DeploymentInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.deployment = ::core::option::Option::None;
-        self.create_time = ::core::option::Option::None;
-        self.task_queue_infos.clear();
-        self.metadata.clear();
-        self.is_current = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -315,7 +224,36 @@ impl ::fastrs::Message for DeploymentInfo {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for DeploymentInfo {
+impl __fastrs::table::Tabled for DeploymentInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DeploymentInfo,
+            [__fastrs::table::Entry<DeploymentInfo>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Deployment>>,
+                >(0x0a, 0, ::fastrs::table_field!(DeploymentInfo, deployment)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(DeploymentInfo, create_time)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<deployment_info::TaskQueueInfo>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(DeploymentInfo, task_queue_infos)),
+                __fastrs::table::Entry::hooked(0x22),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x28, 0, ::fastrs::table_field!(DeploymentInfo, is_current)),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(DeploymentInfo, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -343,11 +281,38 @@ impl __fastrs::table::Hooks for DeploymentInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x22 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payload>,
+                >(self.metadata.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x22 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payload>,
+                >(self.metadata.iter(), &[0x22], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x22 => self.metadata.clear(),
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`DeploymentInfo`].
 pub mod deployment_info {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct TaskQueueInfo {
         pub name: ::fastrs::alloc::string::String,
@@ -361,44 +326,45 @@ pub mod deployment_info {
     impl ::fastrs::Message for TaskQueueInfo {
         const FULL_NAME: &'static str = "temporal.api.deployment.v1.DeploymentInfo.TaskQueueInfo";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.name.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.name);
-            }
-            if self.r#type.to_i32() != 0 {
-                n
-                    += 1
-                        + __fastrs::OpenEnum::<
-                            super::super::super::enums::v1::TaskQueueType,
-                        >::size(&self.r#type);
-            }
-            if let ::core::option::Option::Some(v) = &self.first_poller_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.first_poller_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x1a], w);
-            }
-            if self.r#type.to_i32() != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::OpenEnum<super::super::super::enums::v1::TaskQueueType>,
-                >(&self.r#type, &[0x10], w);
-            }
-            if !self.name.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<TaskQueueInfo, 3> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for TaskQueueInfo {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                TaskQueueInfo,
+                [__fastrs::table::Entry<TaskQueueInfo>; 3],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
@@ -419,30 +385,8 @@ pub mod deployment_info {
                 &[0, 1, 2, 3],
                 ::fastrs::table_field!(TaskQueueInfo, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.name.clear();
-            self.r#type = ::core::default::Default::default();
-            self.first_poller_time = ::core::option::Option::None;
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
 }
 /// Used as part of Deployment write APIs to update metadata attached to a deployment.
@@ -462,50 +406,20 @@ pub struct UpdateDeploymentMetadata {
 impl ::fastrs::Message for UpdateDeploymentMetadata {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.UpdateDeploymentMetadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(self.upsert_entries.iter(), 1);
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.remove_entries, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.remove_entries, &[0x12], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<super::super::common::v1::Payload>,
-        >(self.upsert_entries.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateDeploymentMetadata, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(UpdateDeploymentMetadata, remove_entries),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UpdateDeploymentMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.upsert_entries.clear();
-        self.remove_entries.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -525,7 +439,27 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateDeploymentMetadata {
+impl __fastrs::table::Tabled for UpdateDeploymentMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            UpdateDeploymentMetadata,
+            [__fastrs::table::Entry<UpdateDeploymentMetadata>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(UpdateDeploymentMetadata, remove_entries),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(UpdateDeploymentMetadata, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -553,6 +487,34 @@ impl __fastrs::table::Hooks for UpdateDeploymentMetadata {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payload>,
+                >(self.upsert_entries.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payload>,
+                >(self.upsert_entries.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.upsert_entries.clear(),
+            _ => {}
+        }
+    }
 }
 /// DeploymentListInfo is an abbreviated set of fields from DeploymentInfo that's returned in
 /// ListDeployments.
@@ -570,61 +532,20 @@ pub struct DeploymentListInfo {
 impl ::fastrs::Message for DeploymentListInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.DeploymentListInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            n += 1 + __fastrs::Msg::<Deployment>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.is_current {
-            n += 1 + __fastrs::Bool::size(&self.is_current);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.is_current {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.is_current, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            __fastrs::compact::write::<__fastrs::Msg<Deployment>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentListInfo, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Deployment>>,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentListInfo, deployment)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DeploymentListInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(DeploymentListInfo, is_current)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DeploymentListInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.deployment = ::core::option::Option::None;
-        self.create_time = ::core::option::Option::None;
-        self.is_current = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -642,6 +563,32 @@ impl ::fastrs::Message for DeploymentListInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for DeploymentListInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DeploymentListInfo,
+            [__fastrs::table::Entry<DeploymentListInfo>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Deployment>>,
+                >(0x0a, 0, ::fastrs::table_field!(DeploymentListInfo, deployment)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(DeploymentListInfo, create_time)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x18, 0, ::fastrs::table_field!(DeploymentListInfo, is_current)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(DeploymentListInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A Worker Deployment Version (Version, for short) represents all workers of the same
 /// code and config within a Deployment. Workers of the same Version are expected to
@@ -721,153 +668,45 @@ pub struct WorkerDeploymentVersionInfo {
 impl ::fastrs::Message for WorkerDeploymentVersionInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentVersionInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.version);
-        }
-        if !self.deployment_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.deployment_name);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.routing_changed_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_since_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.ramping_since_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.ramp_percentage.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.ramp_percentage);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<worker_deployment_version_info::VersionTaskQueueInfo>,
-            >(&self.task_queue_infos, 1);
-        if let ::core::option::Option::Some(v) = &self.drainage_info {
-            n += 1 + __fastrs::Msg::<VersionDrainageInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            n += 1 + __fastrs::Msg::<VersionMetadata>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            n += 1 + __fastrs::Msg::<WorkerDeploymentVersion>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.first_activation_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_deactivation_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkerDeploymentVersionStatus,
-                    >::size(&self.status);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_current_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.compute_config {
-            n += 2 + __fastrs::Msg::<super::super::compute::v1::ComputeConfig>::size(v);
-        }
-        if !self.last_modifier_identity.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.last_modifier_identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.last_modifier_identity.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.last_modifier_identity, &[0x8a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.compute_config {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::compute::v1::ComputeConfig>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_current_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x7a], w);
-        }
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::WorkerDeploymentVersionStatus,
-                >,
-            >(&self.status, &[0x70], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_deactivation_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.first_activation_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkerDeploymentVersion>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            __fastrs::compact::write::<__fastrs::Msg<VersionMetadata>>(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.drainage_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<VersionDrainageInfo>,
-            >(v, &[0x4a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<worker_deployment_version_info::VersionTaskQueueInfo>,
-        >(&self.task_queue_infos, &[0x42], w);
-        if self.ramp_percentage.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.ramp_percentage, &[0x3d], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.ramping_since_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_since_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.routing_changed_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if !self.deployment_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.deployment_name, &[0x12], w);
-        }
-        if !self.version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.version, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentVersionInfo, 17> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerDeploymentVersionInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerDeploymentVersionInfo,
+            [__fastrs::table::Entry<WorkerDeploymentVersionInfo>; 17],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -930,7 +769,7 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             worker_deployment_version_info::VersionTaskQueueInfo,
                         >,
                     >,
@@ -940,21 +779,23 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
                     ::fastrs::table_field!(WorkerDeploymentVersionInfo, task_queue_infos),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersionDrainageInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<VersionDrainageInfo>>,
                 >(
                     0x4a,
                     0,
                     ::fastrs::table_field!(WorkerDeploymentVersionInfo, drainage_info),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersionMetadata>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<VersionMetadata>>,
                 >(
                     0x52,
                     0,
                     ::fastrs::table_field!(WorkerDeploymentVersionInfo, metadata),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerDeploymentVersion>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<WorkerDeploymentVersion>,
+                    >,
                 >(
                     0x5a,
                     0,
@@ -1004,7 +845,7 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::compute::v1::ComputeConfig>,
+                        __fastrs::table::Tab<super::super::compute::v1::ComputeConfig>,
                     >,
                 >(
                     0x82,
@@ -1024,49 +865,12 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
             ::fastrs::table_field!(WorkerDeploymentVersionInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.version.clear();
-        self.deployment_name.clear();
-        self.create_time = ::core::option::Option::None;
-        self.routing_changed_time = ::core::option::Option::None;
-        self.current_since_time = ::core::option::Option::None;
-        self.ramping_since_time = ::core::option::Option::None;
-        self.ramp_percentage = ::core::default::Default::default();
-        self.task_queue_infos.clear();
-        self.drainage_info = ::core::option::Option::None;
-        self.metadata = ::core::option::Option::None;
-        self.deployment_version = ::core::option::Option::None;
-        self.first_activation_time = ::core::option::Option::None;
-        self.last_deactivation_time = ::core::option::Option::None;
-        self.status = ::core::default::Default::default();
-        self.last_current_time = ::core::option::Option::None;
-        self.compute_config = ::core::option::Option::None;
-        self.last_modifier_identity.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Types nested in [`WorkerDeploymentVersionInfo`].
 pub mod worker_deployment_version_info {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct VersionTaskQueueInfo {
         pub name: ::fastrs::alloc::string::String,
@@ -1078,57 +882,20 @@ pub mod worker_deployment_version_info {
     impl ::fastrs::Message for VersionTaskQueueInfo {
         const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentVersionInfo.VersionTaskQueueInfo";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.name.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.name);
-            }
-            if self.r#type.to_i32() != 0 {
-                n
-                    += 1
-                        + __fastrs::OpenEnum::<
-                            super::super::super::enums::v1::TaskQueueType,
-                        >::size(&self.r#type);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.r#type.to_i32() != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::OpenEnum<super::super::super::enums::v1::TaskQueueType>,
-                >(&self.r#type, &[0x10], w);
-            }
-            if !self.name.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<VersionTaskQueueInfo, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(VersionTaskQueueInfo, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
-                            __fastrs::OpenEnum<
-                                super::super::super::enums::v1::TaskQueueType,
-                            >,
-                        >,
-                    >(0x10, 0, ::fastrs::table_field!(VersionTaskQueueInfo, r#type)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(VersionTaskQueueInfo, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.name.clear();
-            self.r#type = ::core::default::Default::default();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1146,6 +913,31 @@ pub mod worker_deployment_version_info {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for VersionTaskQueueInfo {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                VersionTaskQueueInfo,
+                [__fastrs::table::Entry<VersionTaskQueueInfo>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(VersionTaskQueueInfo, name)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<
+                            __fastrs::OpenEnum<
+                                super::super::super::enums::v1::TaskQueueType,
+                            >,
+                        >,
+                    >(0x10, 0, ::fastrs::table_field!(VersionTaskQueueInfo, r#type)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(VersionTaskQueueInfo, unknown_fields),
+            );
+            &TABLE
+        };
     }
 }
 /// Information about workflow drainage to help the user determine when it is safe
@@ -1166,46 +958,45 @@ pub struct VersionDrainageInfo {
 impl ::fastrs::Message for VersionDrainageInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.VersionDrainageInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::VersionDrainageStatus,
-                    >::size(&self.status);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_changed_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_checked_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.last_checked_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_changed_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::VersionDrainageStatus>,
-            >(&self.status, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersionDrainageInfo, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for VersionDrainageInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            VersionDrainageInfo,
+            [__fastrs::table::Entry<VersionDrainageInfo>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -1236,30 +1027,8 @@ impl ::fastrs::Message for VersionDrainageInfo {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(VersionDrainageInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.status = ::core::default::Default::default();
-        self.last_changed_time = ::core::option::Option::None;
-        self.last_checked_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// ComputeStatus represents compute-related configuration and health for a Worker Deployment Version.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1275,41 +1044,20 @@ pub struct ComputeStatus {
 impl ::fastrs::Message for ComputeStatus {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.ComputeStatus";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.provider_validation {
-            n += 1 + __fastrs::Msg::<compute_status::ProviderValidationStatus>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.provider_validation {
-            __fastrs::compact::write::<
-                __fastrs::Msg<compute_status::ProviderValidationStatus>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ComputeStatus, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<compute_status::ProviderValidationStatus>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ComputeStatus, provider_validation)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ComputeStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.provider_validation = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1328,10 +1076,29 @@ impl ::fastrs::Message for ComputeStatus {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ComputeStatus {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ComputeStatus,
+            [__fastrs::table::Entry<ComputeStatus>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<compute_status::ProviderValidationStatus>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(ComputeStatus, provider_validation)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ComputeStatus, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// Types nested in [`ComputeStatus`].
 pub mod compute_status {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// ProviderValidationStatus represents the result of the most recent
     /// connectivity check between Temporal and a customer's compute provider.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -1348,34 +1115,45 @@ pub mod compute_status {
     impl ::fastrs::Message for ProviderValidationStatus {
         const FULL_NAME: &'static str = "temporal.api.deployment.v1.ComputeStatus.ProviderValidationStatus";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.error_message.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.error_message);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_check_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.last_check_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x12], w);
-            }
-            if !self.error_message.is_empty() {
-                __fastrs::compact::write::<
-                    __fastrs::Str,
-                >(&self.error_message, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ProviderValidationStatus, 2> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for ProviderValidationStatus {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                ProviderValidationStatus,
+                [__fastrs::table::Entry<ProviderValidationStatus>; 2],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
@@ -1397,29 +1175,8 @@ pub mod compute_status {
                 &[0, 1, 2],
                 ::fastrs::table_field!(ProviderValidationStatus, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.error_message.clear();
-            self.last_check_time = ::core::option::Option::None;
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
 }
 /// A Worker Deployment (Deployment, for short) represents all workers serving
@@ -1464,80 +1221,52 @@ pub struct WorkerDeploymentInfo {
 impl ::fastrs::Message for WorkerDeploymentInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<worker_deployment_info::WorkerDeploymentVersionSummary>,
-            >(&self.version_summaries, 1);
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.routing_config {
-            n += 1 + __fastrs::Msg::<RoutingConfig>::size(v);
-        }
-        if !self.last_modifier_identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.last_modifier_identity);
-        }
-        if !self.manager_identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.manager_identity);
-        }
-        if self.routing_config_update_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::RoutingConfigUpdateState,
-                    >::size(&self.routing_config_update_state);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.routing_config_update_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::RoutingConfigUpdateState>,
-            >(&self.routing_config_update_state, &[0x38], w);
-        }
-        if !self.manager_identity.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.manager_identity, &[0x32], w);
-        }
-        if !self.last_modifier_identity.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.last_modifier_identity, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.routing_config {
-            __fastrs::compact::write::<__fastrs::Msg<RoutingConfig>>(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<worker_deployment_info::WorkerDeploymentVersionSummary>,
-        >(&self.version_summaries, &[0x12], w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentInfo, 7> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerDeploymentInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerDeploymentInfo,
+            [__fastrs::table::Entry<WorkerDeploymentInfo>; 7],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentInfo, name)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             worker_deployment_info::WorkerDeploymentVersionSummary,
                         >,
                     >,
@@ -1552,7 +1281,7 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
                     >,
                 >(0x1a, 0, ::fastrs::table_field!(WorkerDeploymentInfo, create_time)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RoutingConfig>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<RoutingConfig>>,
                 >(0x22, 0, ::fastrs::table_field!(WorkerDeploymentInfo, routing_config)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1585,39 +1314,12 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7],
             ::fastrs::table_field!(WorkerDeploymentInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.name.clear();
-        self.version_summaries.clear();
-        self.create_time = ::core::option::Option::None;
-        self.routing_config = ::core::option::Option::None;
-        self.last_modifier_identity.clear();
-        self.manager_identity.clear();
-        self.routing_config_update_state = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Types nested in [`WorkerDeploymentInfo`].
 pub mod worker_deployment_info {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct WorkerDeploymentVersionSummary {
         /// Deprecated. Use `deployment_version`.
@@ -1671,144 +1373,45 @@ pub mod worker_deployment_info {
     impl ::fastrs::Message for WorkerDeploymentVersionSummary {
         const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentInfo.WorkerDeploymentVersionSummary";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.version.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.version);
-            }
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            if self.drainage_status.to_i32() != 0 {
-                n
-                    += 1
-                        + __fastrs::OpenEnum::<
-                            super::super::super::enums::v1::VersionDrainageStatus,
-                        >::size(&self.drainage_status);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment_version {
-                n += 1 + __fastrs::Msg::<super::WorkerDeploymentVersion>::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.drainage_info {
-                n += 1 + __fastrs::Msg::<super::VersionDrainageInfo>::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.current_since_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.ramping_since_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.routing_update_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.first_activation_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_deactivation_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            if self.status.to_i32() != 0 {
-                n
-                    += 1
-                        + __fastrs::OpenEnum::<
-                            super::super::super::enums::v1::WorkerDeploymentVersionStatus,
-                        >::size(&self.status);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_current_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.compute_config {
-                n
-                    += 1
-                        + __fastrs::Msg::<
-                            super::super::super::compute::v1::ComputeConfigSummary,
-                        >::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.compute_status {
-                n += 1 + __fastrs::Msg::<super::ComputeStatus>::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.compute_status {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::ComputeStatus>,
-                >(v, &[0x72], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.compute_config {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::super::compute::v1::ComputeConfigSummary>,
-                >(v, &[0x6a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_current_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x62], w);
-            }
-            if self.status.to_i32() != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::OpenEnum<
-                        super::super::super::enums::v1::WorkerDeploymentVersionStatus,
-                    >,
-                >(&self.status, &[0x58], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.last_deactivation_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x52], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.first_activation_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x4a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.routing_update_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x42], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.ramping_since_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x3a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.current_since_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x32], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.drainage_info {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::VersionDrainageInfo>,
-                >(v, &[0x2a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.deployment_version {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::WorkerDeploymentVersion>,
-                >(v, &[0x22], w);
-            }
-            if self.drainage_status.to_i32() != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::OpenEnum<
-                        super::super::super::enums::v1::VersionDrainageStatus,
-                    >,
-                >(&self.drainage_status, &[0x18], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.create_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x12], w);
-            }
-            if !self.version.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.version, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkerDeploymentVersionSummary, 14> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for WorkerDeploymentVersionSummary {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                WorkerDeploymentVersionSummary,
+                [__fastrs::table::Entry<WorkerDeploymentVersionSummary>; 14],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
@@ -1843,7 +1446,7 @@ pub mod worker_deployment_info {
                     ),
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
-                            __fastrs::Msg<super::WorkerDeploymentVersion>,
+                            __fastrs::table::Tab<super::WorkerDeploymentVersion>,
                         >,
                     >(
                         0x22,
@@ -1854,7 +1457,7 @@ pub mod worker_deployment_info {
                     ),
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
-                            __fastrs::Msg<super::VersionDrainageInfo>,
+                            __fastrs::table::Tab<super::VersionDrainageInfo>,
                         >,
                     >(
                         0x2a,
@@ -1942,7 +1545,7 @@ pub mod worker_deployment_info {
                     ),
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
-                            __fastrs::Msg<
+                            __fastrs::table::Tab<
                                 super::super::super::compute::v1::ComputeConfigSummary,
                             >,
                         >,
@@ -1954,7 +1557,9 @@ pub mod worker_deployment_info {
                         ),
                     ),
                     __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::Msg<super::ComputeStatus>>,
+                        __fastrs::table::Optional<
+                            __fastrs::table::Tab<super::ComputeStatus>,
+                        >,
                     >(
                         0x72,
                         0,
@@ -1966,41 +1571,8 @@ pub mod worker_deployment_info {
                 &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
                 ::fastrs::table_field!(WorkerDeploymentVersionSummary, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.version.clear();
-            self.create_time = ::core::option::Option::None;
-            self.drainage_status = ::core::default::Default::default();
-            self.deployment_version = ::core::option::Option::None;
-            self.drainage_info = ::core::option::Option::None;
-            self.current_since_time = ::core::option::Option::None;
-            self.ramping_since_time = ::core::option::Option::None;
-            self.routing_update_time = ::core::option::Option::None;
-            self.first_activation_time = ::core::option::Option::None;
-            self.last_deactivation_time = ::core::option::Option::None;
-            self.status = ::core::default::Default::default();
-            self.last_current_time = ::core::option::Option::None;
-            self.compute_config = ::core::option::Option::None;
-            self.compute_status = ::core::option::Option::None;
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
 }
 /// A Worker Deployment Version (Version, for short) represents a
@@ -2024,30 +1596,45 @@ pub struct WorkerDeploymentVersion {
 impl ::fastrs::Message for WorkerDeploymentVersion {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentVersion";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.build_id);
-        }
-        if !self.deployment_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.deployment_name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.deployment_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.deployment_name, &[0x12], w);
-        }
-        if !self.build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.build_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerDeploymentVersion, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerDeploymentVersion {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerDeploymentVersion,
+            [__fastrs::table::Entry<WorkerDeploymentVersion>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -2063,29 +1650,8 @@ impl ::fastrs::Message for WorkerDeploymentVersion {
             &[0, 1, 2],
             ::fastrs::table_field!(WorkerDeploymentVersion, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.build_id.clear();
-        self.deployment_name.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct VersionMetadata {
@@ -2101,36 +1667,20 @@ pub struct VersionMetadata {
 impl ::fastrs::Message for VersionMetadata {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.VersionMetadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(self.entries.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<super::super::common::v1::Payload>,
-        >(self.entries.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersionMetadata, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(VersionMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.entries.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2150,7 +1700,18 @@ impl ::fastrs::Message for VersionMetadata {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for VersionMetadata {
+impl __fastrs::table::Tabled for VersionMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            VersionMetadata,
+            [__fastrs::table::Entry<VersionMetadata>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(VersionMetadata, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2176,6 +1737,34 @@ impl __fastrs::table::Hooks for VersionMetadata {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payload>,
+                >(self.entries.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payload>,
+                >(self.entries.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.entries.clear(),
+            _ => {}
         }
     }
 }
@@ -2227,90 +1816,45 @@ pub struct RoutingConfig {
 impl ::fastrs::Message for RoutingConfig {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.RoutingConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.current_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.current_version);
-        }
-        if !self.ramping_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.ramping_version);
-        }
-        if self.ramping_version_percentage.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.ramping_version_percentage);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_version_changed_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.ramping_version_changed_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self
-            .ramping_version_percentage_changed_time
-        {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_deployment_version {
-            n += 1 + __fastrs::Msg::<WorkerDeploymentVersion>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.ramping_deployment_version {
-            n += 1 + __fastrs::Msg::<WorkerDeploymentVersion>::size(v);
-        }
-        if self.revision_number != 0 {
-            n += 1 + __fastrs::Int64::size(&self.revision_number);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.revision_number != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.revision_number, &[0x50], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.ramping_deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkerDeploymentVersion>,
-            >(v, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkerDeploymentVersion>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self
-            .ramping_version_percentage_changed_time
-        {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.ramping_version_changed_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_version_changed_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if self.ramping_version_percentage.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.ramping_version_percentage, &[0x1d], w);
-        }
-        if !self.ramping_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.ramping_version, &[0x12], w);
-        }
-        if !self.current_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.current_version, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RoutingConfig, 9> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RoutingConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RoutingConfig,
+            [__fastrs::table::Entry<RoutingConfig>; 9],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -2355,14 +1899,18 @@ impl ::fastrs::Message for RoutingConfig {
                     ),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerDeploymentVersion>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<WorkerDeploymentVersion>,
+                    >,
                 >(
                     0x3a,
                     0,
                     ::fastrs::table_field!(RoutingConfig, current_deployment_version),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerDeploymentVersion>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<WorkerDeploymentVersion>,
+                    >,
                 >(
                     0x4a,
                     0,
@@ -2375,36 +1923,8 @@ impl ::fastrs::Message for RoutingConfig {
             &[0, 1, 2, 3, 4, 5, 6, 7, 0, 8, 9],
             ::fastrs::table_field!(RoutingConfig, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.current_version.clear();
-        self.ramping_version.clear();
-        self.ramping_version_percentage = ::core::default::Default::default();
-        self.current_version_changed_time = ::core::option::Option::None;
-        self.ramping_version_changed_time = ::core::option::Option::None;
-        self.ramping_version_percentage_changed_time = ::core::option::Option::None;
-        self.current_deployment_version = ::core::option::Option::None;
-        self.ramping_deployment_version = ::core::option::Option::None;
-        self.revision_number = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Used as part of WorkflowExecutionStartedEventAttributes to pass down the AutoUpgrade behavior and source deployment version
 /// to a workflow execution whose parent/previous workflow has an AutoUpgrade behavior.
@@ -2435,51 +1955,50 @@ pub struct InheritedAutoUpgradeInfo {
 impl ::fastrs::Message for InheritedAutoUpgradeInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.InheritedAutoUpgradeInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.source_deployment_version {
-            n += 1 + __fastrs::Msg::<WorkerDeploymentVersion>::size(v);
-        }
-        if self.source_deployment_revision_number != 0 {
-            n += 1 + __fastrs::Int64::size(&self.source_deployment_revision_number);
-        }
-        if self.continue_as_new_initial_versioning_behavior.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                    >::size(&self.continue_as_new_initial_versioning_behavior);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.continue_as_new_initial_versioning_behavior.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                >,
-            >(&self.continue_as_new_initial_versioning_behavior, &[0x18], w);
-        }
-        if self.source_deployment_revision_number != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.source_deployment_revision_number, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.source_deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkerDeploymentVersion>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<InheritedAutoUpgradeInfo, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for InheritedAutoUpgradeInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            InheritedAutoUpgradeInfo,
+            [__fastrs::table::Entry<InheritedAutoUpgradeInfo>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerDeploymentVersion>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<WorkerDeploymentVersion>,
+                    >,
                 >(
                     0x0a,
                     0,
@@ -2514,28 +2033,6 @@ impl ::fastrs::Message for InheritedAutoUpgradeInfo {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(InheritedAutoUpgradeInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.source_deployment_version = ::core::option::Option::None;
-        self.source_deployment_revision_number = ::core::default::Default::default();
-        self.continue_as_new_initial_versioning_behavior = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NotFoundFailure {
     pub current_cluster: ::fastrs::alloc::string::String,
@@ -15,47 +14,20 @@ pub struct NotFoundFailure {
 impl ::fastrs::Message for NotFoundFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NotFoundFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.current_cluster.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.current_cluster);
-        }
-        if !self.active_cluster.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.active_cluster);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.active_cluster.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.active_cluster, &[0x12], w);
-        }
-        if !self.current_cluster.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.current_cluster, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NotFoundFailure, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NotFoundFailure, current_cluster)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(NotFoundFailure, active_cluster)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(NotFoundFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.current_cluster.clear();
-        self.active_cluster.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -74,6 +46,27 @@ impl ::fastrs::Message for NotFoundFailure {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NotFoundFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NotFoundFailure,
+            [__fastrs::table::Entry<NotFoundFailure>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(NotFoundFailure, current_cluster)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(NotFoundFailure, active_cluster)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(NotFoundFailure, unknown_fields),
+        );
+        &TABLE
+    };
+}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionAlreadyStartedFailure {
     pub start_request_id: ::fastrs::alloc::string::String,
@@ -86,42 +79,44 @@ pub struct WorkflowExecutionAlreadyStartedFailure {
 impl ::fastrs::Message for WorkflowExecutionAlreadyStartedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.start_request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.start_request_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        if !self.first_execution_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.first_execution_run_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.first_execution_run_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.first_execution_run_id, &[0x1a], w);
-        }
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.start_request_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.start_request_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionAlreadyStartedFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionAlreadyStartedFailure,
-            3,
+            [__fastrs::table::Entry<WorkflowExecutionAlreadyStartedFailure>; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -157,13 +152,35 @@ impl ::fastrs::Message for WorkflowExecutionAlreadyStartedFailure {
                 WorkflowExecutionAlreadyStartedFailure, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NamespaceNotActiveFailure {
+    pub namespace: ::fastrs::alloc::string::String,
+    pub current_cluster: ::fastrs::alloc::string::String,
+    pub active_cluster: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NamespaceNotActiveFailure {
+    const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceNotActiveFailure";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.start_request_id.clear();
-        self.run_id.clear();
-        self.first_execution_run_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -182,48 +199,13 @@ impl ::fastrs::Message for WorkflowExecutionAlreadyStartedFailure {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NamespaceNotActiveFailure {
-    pub namespace: ::fastrs::alloc::string::String,
-    pub current_cluster: ::fastrs::alloc::string::String,
-    pub active_cluster: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for NamespaceNotActiveFailure {
-    const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceNotActiveFailure";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if !self.current_cluster.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.current_cluster);
-        }
-        if !self.active_cluster.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.active_cluster);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.active_cluster.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.active_cluster, &[0x1a], w);
-        }
-        if !self.current_cluster.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.current_cluster, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceNotActiveFailure, 3> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for NamespaceNotActiveFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NamespaceNotActiveFailure,
+            [__fastrs::table::Entry<NamespaceNotActiveFailure>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -246,30 +228,8 @@ impl ::fastrs::Message for NamespaceNotActiveFailure {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(NamespaceNotActiveFailure, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.current_cluster.clear();
-        self.active_cluster.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// NamespaceUnavailableFailure is returned by the service when a request addresses a namespace that is unavailable. For
 /// example, when a namespace is in the process of failing over between clusters.
@@ -284,41 +244,20 @@ pub struct NamespaceUnavailableFailure {
 impl ::fastrs::Message for NamespaceUnavailableFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceUnavailableFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceUnavailableFailure, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(NamespaceUnavailableFailure, namespace),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NamespaceUnavailableFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.namespace.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -336,6 +275,28 @@ impl ::fastrs::Message for NamespaceUnavailableFailure {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NamespaceUnavailableFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NamespaceUnavailableFailure,
+            [__fastrs::table::Entry<NamespaceUnavailableFailure>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(NamespaceUnavailableFailure, namespace),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(NamespaceUnavailableFailure, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceInvalidStateFailure {
@@ -354,43 +315,45 @@ pub struct NamespaceInvalidStateFailure {
 impl ::fastrs::Message for NamespaceInvalidStateFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceInvalidStateFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::NamespaceState,
-                    >::size(&self.state);
-        }
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-            >(&self.allowed_states, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_packed::<
-            __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-        >(&self.allowed_states, &[0x1a], w);
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-            >(&self.state, &[0x10], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceInvalidStateFailure, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NamespaceInvalidStateFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NamespaceInvalidStateFailure,
+            [__fastrs::table::Entry<NamespaceInvalidStateFailure>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -405,7 +368,7 @@ impl ::fastrs::Message for NamespaceInvalidStateFailure {
                     >,
                 >(0x10, 0, ::fastrs::table_field!(NamespaceInvalidStateFailure, state)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+                    __fastrs::table::Packed<
                         __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
                     >,
                 >(
@@ -417,30 +380,8 @@ impl ::fastrs::Message for NamespaceInvalidStateFailure {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(NamespaceInvalidStateFailure, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.state = ::core::default::Default::default();
-        self.allowed_states.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceNotFoundFailure {
@@ -452,37 +393,20 @@ pub struct NamespaceNotFoundFailure {
 impl ::fastrs::Message for NamespaceNotFoundFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceNotFoundFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceNotFoundFailure, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NamespaceNotFoundFailure, namespace)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NamespaceNotFoundFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.namespace.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -500,6 +424,24 @@ impl ::fastrs::Message for NamespaceNotFoundFailure {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NamespaceNotFoundFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NamespaceNotFoundFailure,
+            [__fastrs::table::Entry<NamespaceNotFoundFailure>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(NamespaceNotFoundFailure, namespace)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(NamespaceNotFoundFailure, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceAlreadyExistsFailure {
@@ -510,25 +452,20 @@ pub struct NamespaceAlreadyExistsFailure {
 impl ::fastrs::Message for NamespaceAlreadyExistsFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceAlreadyExistsFailure";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceAlreadyExistsFailure, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(NamespaceAlreadyExistsFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -546,6 +483,20 @@ impl ::fastrs::Message for NamespaceAlreadyExistsFailure {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NamespaceAlreadyExistsFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NamespaceAlreadyExistsFailure,
+            [__fastrs::table::Entry<NamespaceAlreadyExistsFailure>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(NamespaceAlreadyExistsFailure, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientVersionNotSupportedFailure {
@@ -559,38 +510,45 @@ pub struct ClientVersionNotSupportedFailure {
 impl ::fastrs::Message for ClientVersionNotSupportedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.ClientVersionNotSupportedFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.client_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.client_version);
-        }
-        if !self.client_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.client_name);
-        }
-        if !self.supported_versions.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.supported_versions);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.supported_versions.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.supported_versions, &[0x1a], w);
-        }
-        if !self.client_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.client_name, &[0x12], w);
-        }
-        if !self.client_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.client_version, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClientVersionNotSupportedFailure, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClientVersionNotSupportedFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClientVersionNotSupportedFailure,
+            [__fastrs::table::Entry<ClientVersionNotSupportedFailure>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -621,13 +579,34 @@ impl ::fastrs::Message for ClientVersionNotSupportedFailure {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(ClientVersionNotSupportedFailure, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct ServerVersionNotSupportedFailure {
+    pub server_version: ::fastrs::alloc::string::String,
+    pub client_supported_server_versions: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for ServerVersionNotSupportedFailure {
+    const FULL_NAME: &'static str = "temporal.api.errordetails.v1.ServerVersionNotSupportedFailure";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.client_version.clear();
-        self.client_name.clear();
-        self.supported_versions.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -646,43 +625,13 @@ impl ::fastrs::Message for ClientVersionNotSupportedFailure {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct ServerVersionNotSupportedFailure {
-    pub server_version: ::fastrs::alloc::string::String,
-    pub client_supported_server_versions: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for ServerVersionNotSupportedFailure {
-    const FULL_NAME: &'static str = "temporal.api.errordetails.v1.ServerVersionNotSupportedFailure";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.server_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.server_version);
-        }
-        if !self.client_supported_server_versions.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.client_supported_server_versions);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.client_supported_server_versions.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.client_supported_server_versions, &[0x12], w);
-        }
-        if !self.server_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.server_version, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerVersionNotSupportedFailure, 2> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for ServerVersionNotSupportedFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerVersionNotSupportedFailure,
+            [__fastrs::table::Entry<ServerVersionNotSupportedFailure>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -707,29 +656,8 @@ impl ::fastrs::Message for ServerVersionNotSupportedFailure {
             &[0, 1, 2],
             ::fastrs::table_field!(ServerVersionNotSupportedFailure, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.server_version.clear();
-        self.client_supported_server_versions.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CancellationAlreadyRequestedFailure {
@@ -740,25 +668,20 @@ pub struct CancellationAlreadyRequestedFailure {
 impl ::fastrs::Message for CancellationAlreadyRequestedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.CancellationAlreadyRequestedFailure";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancellationAlreadyRequestedFailure, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(CancellationAlreadyRequestedFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -776,6 +699,20 @@ impl ::fastrs::Message for CancellationAlreadyRequestedFailure {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CancellationAlreadyRequestedFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CancellationAlreadyRequestedFailure,
+            [__fastrs::table::Entry<CancellationAlreadyRequestedFailure>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(CancellationAlreadyRequestedFailure, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct QueryFailedFailure {
@@ -790,41 +727,20 @@ pub struct QueryFailedFailure {
 impl ::fastrs::Message for QueryFailedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.QueryFailedFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<QueryFailedFailure, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(QueryFailedFailure, failure)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(QueryFailedFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.failure = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -842,6 +758,26 @@ impl ::fastrs::Message for QueryFailedFailure {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for QueryFailedFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            QueryFailedFailure,
+            [__fastrs::table::Entry<QueryFailedFailure>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(QueryFailedFailure, failure)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(QueryFailedFailure, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PermissionDeniedFailure {
@@ -853,37 +789,20 @@ pub struct PermissionDeniedFailure {
 impl ::fastrs::Message for PermissionDeniedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.PermissionDeniedFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PermissionDeniedFailure, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PermissionDeniedFailure, reason)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(PermissionDeniedFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.reason.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -901,6 +820,24 @@ impl ::fastrs::Message for PermissionDeniedFailure {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PermissionDeniedFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PermissionDeniedFailure,
+            [__fastrs::table::Entry<PermissionDeniedFailure>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(PermissionDeniedFailure, reason)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(PermissionDeniedFailure, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ResourceExhaustedFailure {
@@ -913,42 +850,45 @@ pub struct ResourceExhaustedFailure {
 impl ::fastrs::Message for ResourceExhaustedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.ResourceExhaustedFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.cause.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ResourceExhaustedCause,
-                    >::size(&self.cause);
-        }
-        if self.scope.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ResourceExhaustedScope,
-                    >::size(&self.scope);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.scope.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ResourceExhaustedScope>,
-            >(&self.scope, &[0x10], w);
-        }
-        if self.cause.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ResourceExhaustedCause>,
-            >(&self.cause, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResourceExhaustedFailure, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ResourceExhaustedFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ResourceExhaustedFailure,
+            [__fastrs::table::Entry<ResourceExhaustedFailure>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -968,29 +908,8 @@ impl ::fastrs::Message for ResourceExhaustedFailure {
             &[0, 1, 2],
             ::fastrs::table_field!(ResourceExhaustedFailure, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.cause = ::core::default::Default::default();
-        self.scope = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SystemWorkflowFailure {
@@ -1008,40 +927,49 @@ pub struct SystemWorkflowFailure {
 impl ::fastrs::Message for SystemWorkflowFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.SystemWorkflowFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.workflow_error.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.workflow_error);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.workflow_error.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.workflow_error, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SystemWorkflowFailure, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SystemWorkflowFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SystemWorkflowFailure,
+            [__fastrs::table::Entry<SystemWorkflowFailure>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x0a,
@@ -1055,29 +983,8 @@ impl ::fastrs::Message for SystemWorkflowFailure {
             &[0, 1, 2],
             ::fastrs::table_field!(SystemWorkflowFailure, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.workflow_execution = ::core::option::Option::None;
-        self.workflow_error.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowNotReadyFailure {
@@ -1088,25 +995,20 @@ pub struct WorkflowNotReadyFailure {
 impl ::fastrs::Message for WorkflowNotReadyFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.WorkflowNotReadyFailure";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowNotReadyFailure, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(WorkflowNotReadyFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1124,6 +1026,20 @@ impl ::fastrs::Message for WorkflowNotReadyFailure {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowNotReadyFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowNotReadyFailure,
+            [__fastrs::table::Entry<WorkflowNotReadyFailure>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(WorkflowNotReadyFailure, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NewerBuildExistsFailure {
@@ -1136,43 +1052,20 @@ pub struct NewerBuildExistsFailure {
 impl ::fastrs::Message for NewerBuildExistsFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NewerBuildExistsFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.default_build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.default_build_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.default_build_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.default_build_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NewerBuildExistsFailure, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(NewerBuildExistsFailure, default_build_id),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NewerBuildExistsFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.default_build_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1190,6 +1083,28 @@ impl ::fastrs::Message for NewerBuildExistsFailure {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NewerBuildExistsFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NewerBuildExistsFailure,
+            [__fastrs::table::Entry<NewerBuildExistsFailure>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(NewerBuildExistsFailure, default_build_id),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(NewerBuildExistsFailure, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MultiOperationExecutionFailure {
@@ -1206,44 +1121,20 @@ pub struct MultiOperationExecutionFailure {
 impl ::fastrs::Message for MultiOperationExecutionFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.MultiOperationExecutionFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<multi_operation_execution_failure::OperationStatus>,
-            >(&self.statuses, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<multi_operation_execution_failure::OperationStatus>,
-        >(&self.statuses, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MultiOperationExecutionFailure, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<multi_operation_execution_failure::OperationStatus>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(MultiOperationExecutionFailure, statuses),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(MultiOperationExecutionFailure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.statuses.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1262,10 +1153,35 @@ impl ::fastrs::Message for MultiOperationExecutionFailure {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for MultiOperationExecutionFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            MultiOperationExecutionFailure,
+            [__fastrs::table::Entry<MultiOperationExecutionFailure>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<
+                            multi_operation_execution_failure::OperationStatus,
+                        >,
+                    >,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(MultiOperationExecutionFailure, statuses),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(MultiOperationExecutionFailure, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// Types nested in [`MultiOperationExecutionFailure`].
 pub mod multi_operation_execution_failure {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// NOTE: `OperationStatus` is modelled after
     /// [`google.rpc.Status`](https://github.com/googleapis/googleapis/blob/master/google/rpc/status.proto).
     ///
@@ -1283,60 +1199,20 @@ pub mod multi_operation_execution_failure {
     impl ::fastrs::Message for OperationStatus {
         const FULL_NAME: &'static str = "temporal.api.errordetails.v1.MultiOperationExecutionFailure.OperationStatus";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.code != 0 {
-                n += 1 + __fastrs::Int32::size(&self.code);
-            }
-            if !self.message.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.message);
-            }
-            n
-                += __fastrs::compact::size_repeated::<
-                    __fastrs::Msg<::fastrs::well_known::Any>,
-                >(&self.details, 1);
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            __fastrs::compact::write_repeated::<
-                __fastrs::Msg<::fastrs::well_known::Any>,
-            >(&self.details, &[0x1a], w);
-            if !self.message.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.message, &[0x12], w);
-            }
-            if self.code != 0 {
-                __fastrs::compact::write::<__fastrs::Int32>(&self.code, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OperationStatus, 3> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(OperationStatus, code)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(OperationStatus, message)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
-                            __fastrs::Msg<::fastrs::well_known::Any>,
-                        >,
-                    >(0x1a, 0, ::fastrs::table_field!(OperationStatus, details)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(OperationStatus, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.code = ::core::default::Default::default();
-            self.message.clear();
-            self.details.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1355,6 +1231,32 @@ pub mod multi_operation_execution_failure {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for OperationStatus {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                OperationStatus,
+                [__fastrs::table::Entry<OperationStatus>; 3],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Int32>,
+                    >(0x08, 0, ::fastrs::table_field!(OperationStatus, code)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x12, 0, ::fastrs::table_field!(OperationStatus, message)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Repeated<
+                            __fastrs::Msg<::fastrs::well_known::Any>,
+                        >,
+                    >(0x1a, 0, ::fastrs::table_field!(OperationStatus, details)),
+                ],
+                &[0, 1, 2, 3],
+                ::fastrs::table_field!(OperationStatus, unknown_fields),
+            );
+            &TABLE
+        };
+    }
 }
 /// An error indicating that an activity execution failed to start. Returned when there is an existing activity with the
 /// given activity ID, and the given ID reuse and conflict policies do not permit starting a new one or attaching to an
@@ -1370,34 +1272,44 @@ pub struct ActivityExecutionAlreadyStartedFailure {
 impl ::fastrs::Message for ActivityExecutionAlreadyStartedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.ActivityExecutionAlreadyStartedFailure";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.start_request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.start_request_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.start_request_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.start_request_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityExecutionAlreadyStartedFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ActivityExecutionAlreadyStartedFailure,
-            2,
+            [__fastrs::table::Entry<ActivityExecutionAlreadyStartedFailure>; 2],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -1424,12 +1336,37 @@ impl ::fastrs::Message for ActivityExecutionAlreadyStartedFailure {
                 ActivityExecutionAlreadyStartedFailure, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+/// An error indicating that a Nexus operation failed to start. Returned when there is an existing operation with the
+/// given operation ID, and the given ID reuse and conflict policies do not permit starting a new one or attaching to an
+/// existing one.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NexusOperationExecutionAlreadyStartedFailure {
+    pub start_request_id: ::fastrs::alloc::string::String,
+    pub run_id: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
+    const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NexusOperationExecutionAlreadyStartedFailure";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.start_request_id.clear();
-        self.run_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1448,48 +1385,12 @@ impl ::fastrs::Message for ActivityExecutionAlreadyStartedFailure {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// An error indicating that a Nexus operation failed to start. Returned when there is an existing operation with the
-/// given operation ID, and the given ID reuse and conflict policies do not permit starting a new one or attaching to an
-/// existing one.
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NexusOperationExecutionAlreadyStartedFailure {
-    pub start_request_id: ::fastrs::alloc::string::String,
-    pub run_id: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
-    const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NexusOperationExecutionAlreadyStartedFailure";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.start_request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.start_request_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.start_request_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.start_request_id, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for NexusOperationExecutionAlreadyStartedFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             NexusOperationExecutionAlreadyStartedFailure,
-            2,
+            [__fastrs::table::Entry<NexusOperationExecutionAlreadyStartedFailure>; 2],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -1516,29 +1417,8 @@ impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
                 NexusOperationExecutionAlreadyStartedFailure, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.start_request_id.clear();
-        self.run_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// An error indicating that the server lost the buffered pages of a paginated workflow task
 /// completion. This is a transient error: the workflow task is still valid, and the client
@@ -1552,30 +1432,20 @@ pub struct WorkflowTaskCompletionBufferLostFailure {
 impl ::fastrs::Message for WorkflowTaskCompletionBufferLostFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.WorkflowTaskCompletionBufferLostFailure";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowTaskCompletionBufferLostFailure,
-            0,
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(
-                WorkflowTaskCompletionBufferLostFailure, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1593,4 +1463,20 @@ impl ::fastrs::Message for WorkflowTaskCompletionBufferLostFailure {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowTaskCompletionBufferLostFailure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowTaskCompletionBufferLostFailure,
+            [__fastrs::table::Entry<WorkflowTaskCompletionBufferLostFailure>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(
+                WorkflowTaskCompletionBufferLostFailure, unknown_fields
+            ),
+        );
+        &TABLE
+    };
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecution {
     pub history: ::core::option::Option<super::super::history::v1::History>,
@@ -14,41 +13,20 @@ pub struct WorkflowExecution {
 impl ::fastrs::Message for WorkflowExecution {
     const FULL_NAME: &'static str = "temporal.api.export.v1.WorkflowExecution";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.history {
-            n += 1 + __fastrs::Msg::<super::super::history::v1::History>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.history {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::history::v1::History>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecution, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::history::v1::History>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecution, history)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowExecution, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.history = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -66,6 +44,26 @@ impl ::fastrs::Message for WorkflowExecution {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecution {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecution,
+            [__fastrs::table::Entry<WorkflowExecution>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::history::v1::History>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecution, history)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(WorkflowExecution, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// WorkflowExecutions is used by the Cloud Export feature to deserialize
 /// the exported file. It encapsulates a collection of workflow execution information.
@@ -79,38 +77,20 @@ pub struct WorkflowExecutions {
 impl ::fastrs::Message for WorkflowExecutions {
     const FULL_NAME: &'static str = "temporal.api.export.v1.WorkflowExecutions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<WorkflowExecution>,
-            >(&self.items, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<WorkflowExecution>,
-        >(&self.items, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutions, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<WorkflowExecution>>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutions, items)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowExecutions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.items.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -128,4 +108,22 @@ impl ::fastrs::Message for WorkflowExecutions {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutions,
+            [__fastrs::table::Entry<WorkflowExecutions>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<WorkflowExecution>>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutions, items)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(WorkflowExecutions, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -22,58 +22,45 @@ pub struct ApplicationFailureInfo {
 impl ::fastrs::Message for ApplicationFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ApplicationFailureInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.r#type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.r#type);
-        }
-        if self.non_retryable {
-            n += 1 + __fastrs::Bool::size(&self.non_retryable);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_retry_delay {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.category.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ApplicationErrorCategory,
-                    >::size(&self.category);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.category.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ApplicationErrorCategory>,
-            >(&self.category, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_retry_delay {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x1a], w);
-        }
-        if self.non_retryable {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.non_retryable, &[0x10], w);
-        }
-        if !self.r#type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.r#type, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ApplicationFailureInfo, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ApplicationFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ApplicationFailureInfo,
+            [__fastrs::table::Entry<ApplicationFailureInfo>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -87,7 +74,7 @@ impl ::fastrs::Message for ApplicationFailureInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(0x1a, 0, ::fastrs::table_field!(ApplicationFailureInfo, details)),
                 __fastrs::table::Entry::new::<
@@ -110,32 +97,8 @@ impl ::fastrs::Message for ApplicationFailureInfo {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(ApplicationFailureInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.r#type.clear();
-        self.non_retryable = ::core::default::Default::default();
-        self.details = ::core::option::Option::None;
-        self.next_retry_delay = ::core::option::Option::None;
-        self.category = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimeoutFailureInfo {
@@ -150,63 +113,20 @@ pub struct TimeoutFailureInfo {
 impl ::fastrs::Message for TimeoutFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.TimeoutFailureInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.timeout_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::TimeoutType,
-                    >::size(&self.timeout_type);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_heartbeat_details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.last_heartbeat_details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x12], w);
-        }
-        if self.timeout_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::TimeoutType>,
-            >(&self.timeout_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimeoutFailureInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::TimeoutType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(TimeoutFailureInfo, timeout_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TimeoutFailureInfo, last_heartbeat_details),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TimeoutFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.timeout_type = ::core::default::Default::default();
-        self.last_heartbeat_details = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -224,6 +144,35 @@ impl ::fastrs::Message for TimeoutFailureInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TimeoutFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TimeoutFailureInfo,
+            [__fastrs::table::Entry<TimeoutFailureInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<super::super::enums::v1::TimeoutType>,
+                    >,
+                >(0x08, 0, ::fastrs::table_field!(TimeoutFailureInfo, timeout_type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
+                    >,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(TimeoutFailureInfo, last_heartbeat_details),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(TimeoutFailureInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CanceledFailureInfo {
@@ -237,51 +186,20 @@ pub struct CanceledFailureInfo {
 impl ::fastrs::Message for CanceledFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.CanceledFailureInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CanceledFailureInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CanceledFailureInfo, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CanceledFailureInfo, identity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CanceledFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.details = ::core::option::Option::None;
-        self.identity.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -299,6 +217,29 @@ impl ::fastrs::Message for CanceledFailureInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CanceledFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CanceledFailureInfo,
+            [__fastrs::table::Entry<CanceledFailureInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(CanceledFailureInfo, details)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(CanceledFailureInfo, identity)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(CanceledFailureInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TerminatedFailureInfo {
@@ -311,37 +252,20 @@ pub struct TerminatedFailureInfo {
 impl ::fastrs::Message for TerminatedFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.TerminatedFailureInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TerminatedFailureInfo, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TerminatedFailureInfo, identity)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(TerminatedFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.identity.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -359,6 +283,24 @@ impl ::fastrs::Message for TerminatedFailureInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TerminatedFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TerminatedFailureInfo,
+            [__fastrs::table::Entry<TerminatedFailureInfo>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(TerminatedFailureInfo, identity)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(TerminatedFailureInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerFailureInfo {
@@ -370,37 +312,20 @@ pub struct ServerFailureInfo {
 impl ::fastrs::Message for ServerFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ServerFailureInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.non_retryable {
-            n += 1 + __fastrs::Bool::size(&self.non_retryable);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.non_retryable {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.non_retryable, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ServerFailureInfo, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(ServerFailureInfo, non_retryable)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServerFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.non_retryable = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -418,6 +343,24 @@ impl ::fastrs::Message for ServerFailureInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ServerFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ServerFailureInfo,
+            [__fastrs::table::Entry<ServerFailureInfo>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x08, 0, ::fastrs::table_field!(ServerFailureInfo, non_retryable)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ServerFailureInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ResetWorkflowFailureInfo {
@@ -431,47 +374,20 @@ pub struct ResetWorkflowFailureInfo {
 impl ::fastrs::Message for ResetWorkflowFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ResetWorkflowFailureInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.last_heartbeat_details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.last_heartbeat_details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetWorkflowFailureInfo, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetWorkflowFailureInfo, last_heartbeat_details
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ResetWorkflowFailureInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.last_heartbeat_details = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -489,6 +405,32 @@ impl ::fastrs::Message for ResetWorkflowFailureInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ResetWorkflowFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ResetWorkflowFailureInfo,
+            [__fastrs::table::Entry<ResetWorkflowFailureInfo>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
+                    >,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(
+                        ResetWorkflowFailureInfo, last_heartbeat_details
+                    ),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ResetWorkflowFailureInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityFailureInfo {
@@ -505,66 +447,45 @@ pub struct ActivityFailureInfo {
 impl ::fastrs::Message for ActivityFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ActivityFailureInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::ActivityType>::size(v);
-        }
-        if !self.activity_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.activity_id);
-        }
-        if self.retry_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::RetryState,
-                    >::size(&self.retry_state);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.retry_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-            >(&self.retry_state, &[0x30], w);
-        }
-        if !self.activity_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.activity_id, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::ActivityType>,
-            >(v, &[0x22], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x1a], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x10], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityFailureInfo, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityFailureInfo,
+            [__fastrs::table::Entry<ActivityFailureInfo>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -585,7 +506,7 @@ impl ::fastrs::Message for ActivityFailureInfo {
                 >(0x1a, 0, ::fastrs::table_field!(ActivityFailureInfo, identity)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::ActivityType>,
+                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
                     >,
                 >(0x22, 0, ::fastrs::table_field!(ActivityFailureInfo, activity_type)),
                 __fastrs::table::Entry::new::<
@@ -600,33 +521,8 @@ impl ::fastrs::Message for ActivityFailureInfo {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(ActivityFailureInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.identity.clear();
-        self.activity_type = ::core::option::Option::None;
-        self.activity_id.clear();
-        self.retry_state = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionFailureInfo {
@@ -645,72 +541,45 @@ pub struct ChildWorkflowExecutionFailureInfo {
 impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ChildWorkflowExecutionFailureInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if self.retry_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::RetryState,
-                    >::size(&self.retry_state);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.retry_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-            >(&self.retry_state, &[0x30], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x28], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ChildWorkflowExecutionFailureInfo, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChildWorkflowExecutionFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ChildWorkflowExecutionFailureInfo,
+            [__fastrs::table::Entry<ChildWorkflowExecutionFailureInfo>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -721,7 +590,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x12,
@@ -732,7 +601,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x1a,
@@ -774,33 +643,8 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(ChildWorkflowExecutionFailureInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.workflow_type = ::core::option::Option::None;
-        self.initiated_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.retry_state = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Representation of the Temporal SDK NexusOperationError object that is returned to workflow callers.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -827,56 +671,45 @@ pub struct NexusOperationFailureInfo {
 impl ::fastrs::Message for NexusOperationFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.NexusOperationFailureInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if !self.endpoint.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.endpoint);
-        }
-        if !self.service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.service);
-        }
-        if !self.operation.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation);
-        }
-        if !self.operation_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_id);
-        }
-        if !self.operation_token.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_token);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.operation_token.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_token, &[0x32], w);
-        }
-        if !self.operation_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_id, &[0x2a], w);
-        }
-        if !self.operation.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation, &[0x22], w);
-        }
-        if !self.service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x1a], w);
-        }
-        if !self.endpoint.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.endpoint, &[0x12], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationFailureInfo, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NexusOperationFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NexusOperationFailureInfo,
+            [__fastrs::table::Entry<NexusOperationFailureInfo>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -912,16 +745,39 @@ impl ::fastrs::Message for NexusOperationFailureInfo {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(NexusOperationFailureInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NexusHandlerFailureInfo {
+    /// The Nexus error type as defined in the spec:
+    /// <https://github.com/nexus-rpc/api/blob/main/SPEC.md#predefined-handler-errors>.
+    pub r#type: ::fastrs::alloc::string::String,
+    /// Retry behavior, defaults to the retry behavior of the error type as defined in the spec.
+    pub retry_behavior: ::fastrs::EnumValue<
+        super::super::enums::v1::NexusHandlerErrorRetryBehavior,
+    >,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NexusHandlerFailureInfo {
+    const FULL_NAME: &'static str = "temporal.api.failure.v1.NexusHandlerFailureInfo";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.endpoint.clear();
-        self.service.clear();
-        self.operation.clear();
-        self.operation_id.clear();
-        self.operation_token.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -940,54 +796,13 @@ impl ::fastrs::Message for NexusOperationFailureInfo {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NexusHandlerFailureInfo {
-    /// The Nexus error type as defined in the spec:
-    /// <https://github.com/nexus-rpc/api/blob/main/SPEC.md#predefined-handler-errors>.
-    pub r#type: ::fastrs::alloc::string::String,
-    /// Retry behavior, defaults to the retry behavior of the error type as defined in the spec.
-    pub retry_behavior: ::fastrs::EnumValue<
-        super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-    >,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for NexusHandlerFailureInfo {
-    const FULL_NAME: &'static str = "temporal.api.failure.v1.NexusHandlerFailureInfo";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.r#type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.r#type);
-        }
-        if self.retry_behavior.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                    >::size(&self.retry_behavior);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.retry_behavior.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                >,
-            >(&self.retry_behavior, &[0x10], w);
-        }
-        if !self.r#type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.r#type, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusHandlerFailureInfo, 2> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for NexusHandlerFailureInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NexusHandlerFailureInfo,
+            [__fastrs::table::Entry<NexusHandlerFailureInfo>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1007,29 +822,8 @@ impl ::fastrs::Message for NexusHandlerFailureInfo {
             &[0, 1, 2],
             ::fastrs::table_field!(NexusHandlerFailureInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.r#type.clear();
-        self.retry_behavior = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Failure {
@@ -1073,51 +867,10 @@ impl ::fastrs::Message for Failure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Failure, 15> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Failure, message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Failure, source)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Failure, stack_trace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::alloc::boxed::Box<Failure>>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(Failure, cause)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::hooked(0x4a),
-                __fastrs::table::Entry::hooked(0x52),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(Failure, encoded_attributes)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 0, 0, 0, 0, 15],
-            ::fastrs::table_field!(Failure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.message.clear();
-        self.source.clear();
-        self.stack_trace.clear();
-        self.cause = ::core::option::Option::None;
-        self.encoded_attributes = ::core::option::Option::None;
-        self.failure_info = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1137,7 +890,46 @@ impl ::fastrs::Message for Failure {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Failure {
+impl __fastrs::table::Tabled for Failure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Failure,
+            [__fastrs::table::Entry<Failure>; 15],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Failure, message)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Failure, source)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(Failure, stack_trace)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::TabBox<Failure>>,
+                >(0x22, 0, ::fastrs::table_field!(Failure, cause)),
+                __fastrs::table::Entry::hooked(0x2a),
+                __fastrs::table::Entry::hooked_read(0x32),
+                __fastrs::table::Entry::hooked_read(0x3a),
+                __fastrs::table::Entry::hooked_read(0x42),
+                __fastrs::table::Entry::hooked_read(0x4a),
+                __fastrs::table::Entry::hooked_read(0x52),
+                __fastrs::table::Entry::hooked_read(0x5a),
+                __fastrs::table::Entry::hooked_read(0x62),
+                __fastrs::table::Entry::hooked_read(0x6a),
+                __fastrs::table::Entry::hooked_read(0x72),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
+                    >,
+                >(0xa2, 0, ::fastrs::table_field!(Failure, encoded_attributes)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 0, 0, 0, 0, 15],
+            ::fastrs::table_field!(Failure, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1358,6 +1150,132 @@ impl __fastrs::table::Hooks for Failure {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x2a => {
+                match &self.failure_info {
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ApplicationFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<ApplicationFailureInfo>::size(v),
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::TimeoutFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<TimeoutFailureInfo>::size(v),
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::CanceledFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<CanceledFailureInfo>::size(v),
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::TerminatedFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<TerminatedFailureInfo>::size(v),
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ServerFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<ServerFailureInfo>::size(v),
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ResetWorkflowFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<ResetWorkflowFailureInfo>::size(v),
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ActivityFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<ActivityFailureInfo>::size(v),
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<ChildWorkflowExecutionFailureInfo>::size(v),
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<NexusOperationFailureInfo>::size(v),
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::NexusHandlerFailureInfo(v),
+                    ) => 1 + __fastrs::Msg::<NexusHandlerFailureInfo>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x2a => {
+                match &self.failure_info {
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ApplicationFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ApplicationFailureInfo>,
+                        >(v, &[0x2a], w);
+                    }
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::TimeoutFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<TimeoutFailureInfo>,
+                        >(v, &[0x32], w);
+                    }
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::CanceledFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<CanceledFailureInfo>,
+                        >(v, &[0x3a], w);
+                    }
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::TerminatedFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<TerminatedFailureInfo>,
+                        >(v, &[0x42], w);
+                    }
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ServerFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ServerFailureInfo>,
+                        >(v, &[0x4a], w);
+                    }
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ResetWorkflowFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ResetWorkflowFailureInfo>,
+                        >(v, &[0x52], w);
+                    }
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ActivityFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ActivityFailureInfo>,
+                        >(v, &[0x5a], w);
+                    }
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
+                        >(v, &[0x62], w);
+                    }
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NexusOperationFailureInfo>,
+                        >(v, &[0x6a], w);
+                    }
+                    ::core::option::Option::Some(
+                        failure::FailureInfo::NexusHandlerFailureInfo(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NexusHandlerFailureInfo>,
+                        >(v, &[0x72], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x2a => self.failure_info = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 #[allow(deprecated)]
 impl __fastrs::chain::Chain for Failure {
@@ -1536,25 +1454,20 @@ pub struct MultiOperationExecutionAborted {
 impl ::fastrs::Message for MultiOperationExecutionAborted {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.MultiOperationExecutionAborted";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MultiOperationExecutionAborted, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(MultiOperationExecutionAborted, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1572,4 +1485,18 @@ impl ::fastrs::Message for MultiOperationExecutionAborted {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for MultiOperationExecutionAborted {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            MultiOperationExecutionAborted,
+            [__fastrs::table::Entry<MultiOperationExecutionAborted>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(MultiOperationExecutionAborted, unknown_fields),
+        );
+        &TABLE
+    };
 }

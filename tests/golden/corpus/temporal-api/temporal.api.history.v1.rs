@@ -217,390 +217,49 @@ pub struct WorkflowExecutionStartedEventAttributes {
 impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionStartedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if !self.parent_workflow_namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.parent_workflow_namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.parent_workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if self.parent_initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.parent_initiated_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if !self.continued_execution_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.continued_execution_run_id);
-        }
-        if self.initiator.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ContinueAsNewInitiator,
-                    >::size(&self.initiator);
-        }
-        if let ::core::option::Option::Some(v) = &self.continued_failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_completion_result {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.original_execution_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.original_execution_run_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if !self.first_execution_run_id.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.first_execution_run_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        if self.attempt != 0 {
-            n += 2 + __fastrs::Int32::size(&self.attempt);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_expiration_time
-        {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.cron_schedule.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.cron_schedule);
-        }
-        if let ::core::option::Option::Some(v) = &self.first_workflow_task_backoff {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.prev_auto_reset_points {
-            n += 2 + __fastrs::Msg::<super::super::workflow::v1::ResetPoints>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if self.parent_initiated_event_version != 0 {
-            n += 2 + __fastrs::Int64::size(&self.parent_initiated_event_version);
-        }
-        if !self.parent_workflow_namespace_id.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.parent_workflow_namespace_id);
-        }
-        if !self.workflow_id.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.workflow_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.source_version_stamp {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::common::v1::Callback>,
-            >(&self.completion_callbacks, 2);
-        if let ::core::option::Option::Some(v) = &self.root_workflow_execution {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.inherited_build_id.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.inherited_build_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::workflow::v1::VersioningOverride,
-                    >::size(v);
-        }
-        if !self.parent_pinned_worker_deployment_version.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.parent_pinned_worker_deployment_version);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.inherited_pinned_version {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        if self.eager_execution_accepted {
-            n += 2 + __fastrs::Bool::size(&self.eager_execution_accepted);
-        }
-        if let ::core::option::Option::Some(v) = &self.inherited_auto_upgrade_info {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::InheritedAutoUpgradeInfo,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.declined_target_version_upgrade {
-            n += 2 + __fastrs::Msg::<DeclinedTargetVersionUpgrade>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::TimeSkippingConfig,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.time_skipping_state_propagation {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::TimeSkippingStatePropagation,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.time_skipping_state_propagation {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::TimeSkippingStatePropagation>,
-            >(v, &[0xda, 0x02], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-            >(v, &[0xca, 0x02], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.declined_target_version_upgrade {
-            __fastrs::compact::write::<
-                __fastrs::Msg<DeclinedTargetVersionUpgrade>,
-            >(v, &[0xc2, 0x02], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.inherited_auto_upgrade_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::InheritedAutoUpgradeInfo>,
-            >(v, &[0xba, 0x02], w);
-        }
-        if self.eager_execution_accepted {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.eager_execution_accepted, &[0xb0, 0x02], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.inherited_pinned_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0xaa, 0x02], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0x9a, 0x02], w);
-        }
-        if !self.parent_pinned_worker_deployment_version.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.parent_pinned_worker_deployment_version, &[0x92, 0x02], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-            >(v, &[0x8a, 0x02], w);
-        }
-        if !self.inherited_build_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.inherited_build_id, &[0x82, 0x02], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.root_workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0xfa, 0x01], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::common::v1::Callback>,
-        >(&self.completion_callbacks, &[0xf2, 0x01], w);
-        if let ::core::option::Option::Some(v) = &self.source_version_stamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0xea, 0x01], w);
-        }
-        if !self.workflow_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.workflow_id, &[0xe2, 0x01], w);
-        }
-        if !self.parent_workflow_namespace_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.parent_workflow_namespace_id, &[0xda, 0x01], w);
-        }
-        if self.parent_initiated_event_version != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.parent_initiated_event_version, &[0xd0, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0xca, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.prev_auto_reset_points {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::workflow::v1::ResetPoints>,
-            >(v, &[0xc2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0xba, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0xb2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.first_workflow_task_backoff {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0xaa, 0x01], w);
-        }
-        if !self.cron_schedule.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.cron_schedule, &[0xa2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_expiration_time
-        {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x9a, 0x01], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x90, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x8a, 0x01], w);
-        }
-        if !self.first_execution_run_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.first_execution_run_id, &[0x82, 0x01], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x7a], w);
-        }
-        if !self.original_execution_run_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.original_execution_run_id, &[0x72], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_completion_result {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.continued_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x62], w);
-        }
-        if self.initiator.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewInitiator>,
-            >(&self.initiator, &[0x58], w);
-        }
-        if !self.continued_execution_run_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.continued_execution_run_id, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x2a], w);
-        }
-        if self.parent_initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.parent_initiated_event_id, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.parent_workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if !self.parent_workflow_namespace.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.parent_workflow_namespace, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionStartedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionStartedEventAttributes,
-            41,
+            [__fastrs::table::Entry<WorkflowExecutionStartedEventAttributes>; 41],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x0a,
@@ -621,7 +280,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -643,7 +302,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(
                     0x2a,
@@ -654,7 +313,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x32,
@@ -722,7 +381,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x62,
@@ -733,7 +392,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x6a,
@@ -772,7 +431,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
                     >,
                 >(
                     0x8a,
@@ -825,7 +484,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
                     >,
                 >(
                     0xb2,
@@ -834,7 +493,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0xba,
@@ -845,7 +504,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::workflow::v1::ResetPoints>,
+                        __fastrs::table::Tab<super::super::workflow::v1::ResetPoints>,
                     >,
                 >(
                     0xc2,
@@ -856,7 +515,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0xca,
@@ -896,7 +555,9 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0xea,
@@ -907,7 +568,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::common::v1::Callback>,
+                        __fastrs::table::Tab<super::super::common::v1::Callback>,
                     >,
                 >(
                     0xf2,
@@ -918,7 +579,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0xfa,
@@ -938,7 +599,9 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
+                        __fastrs::table::Tab<
+                            super::super::workflow::v1::VersioningOverride,
+                        >,
                     >,
                 >(
                     0x10a,
@@ -959,7 +622,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(
                     0x11a,
@@ -970,7 +633,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -992,7 +655,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::InheritedAutoUpgradeInfo,
                         >,
                     >,
@@ -1006,7 +669,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<DeclinedTargetVersionUpgrade>,
+                        __fastrs::table::Tab<DeclinedTargetVersionUpgrade>,
                     >,
                 >(
                     0x142,
@@ -1018,7 +681,9 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::TimeSkippingConfig,
+                        >,
                     >,
                 >(
                     0x14a,
@@ -1029,7 +694,7 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::common::v1::TimeSkippingStatePropagation,
                         >,
                     >,
@@ -1051,68 +716,8 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
                 WorkflowExecutionStartedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.workflow_type = ::core::option::Option::None;
-        self.parent_workflow_namespace.clear();
-        self.parent_workflow_execution = ::core::option::Option::None;
-        self.parent_initiated_event_id = ::core::default::Default::default();
-        self.task_queue = ::core::option::Option::None;
-        self.input = ::core::option::Option::None;
-        self.workflow_execution_timeout = ::core::option::Option::None;
-        self.workflow_run_timeout = ::core::option::Option::None;
-        self.workflow_task_timeout = ::core::option::Option::None;
-        self.continued_execution_run_id.clear();
-        self.initiator = ::core::default::Default::default();
-        self.continued_failure = ::core::option::Option::None;
-        self.last_completion_result = ::core::option::Option::None;
-        self.original_execution_run_id.clear();
-        self.identity.clear();
-        self.first_execution_run_id.clear();
-        self.retry_policy = ::core::option::Option::None;
-        self.attempt = ::core::default::Default::default();
-        self.workflow_execution_expiration_time = ::core::option::Option::None;
-        self.cron_schedule.clear();
-        self.first_workflow_task_backoff = ::core::option::Option::None;
-        self.memo = ::core::option::Option::None;
-        self.search_attributes = ::core::option::Option::None;
-        self.prev_auto_reset_points = ::core::option::Option::None;
-        self.header = ::core::option::Option::None;
-        self.parent_initiated_event_version = ::core::default::Default::default();
-        self.parent_workflow_namespace_id.clear();
-        self.workflow_id.clear();
-        self.source_version_stamp = ::core::option::Option::None;
-        self.completion_callbacks.clear();
-        self.root_workflow_execution = ::core::option::Option::None;
-        self.inherited_build_id.clear();
-        self.versioning_override = ::core::option::Option::None;
-        self.parent_pinned_worker_deployment_version.clear();
-        self.priority = ::core::option::Option::None;
-        self.inherited_pinned_version = ::core::option::Option::None;
-        self.eager_execution_accepted = ::core::default::Default::default();
-        self.inherited_auto_upgrade_info = ::core::option::Option::None;
-        self.declined_target_version_upgrade = ::core::option::Option::None;
-        self.time_skipping_config = ::core::option::Option::None;
-        self.time_skipping_state_propagation = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Wrapper for a target deployment version that the SDK declined to upgrade to.
 /// See declined_target_version_upgrade on WorkflowExecutionStartedEventAttributes.
@@ -1133,42 +738,49 @@ pub struct DeclinedTargetVersionUpgrade {
 impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
     const FULL_NAME: &'static str = "temporal.api.history.v1.DeclinedTargetVersionUpgrade";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        if self.revision_number != 0 {
-            n += 1 + __fastrs::Int64::size(&self.revision_number);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.revision_number != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.revision_number, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeclinedTargetVersionUpgrade, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for DeclinedTargetVersionUpgrade {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DeclinedTargetVersionUpgrade,
+            [__fastrs::table::Entry<DeclinedTargetVersionUpgrade>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -1190,12 +802,38 @@ impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
             &[0, 1, 2],
             ::fastrs::table_field!(DeclinedTargetVersionUpgrade, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowExecutionCompletedEventAttributes {
+    /// Serialized result of workflow completion (ie: The return value of the workflow function)
+    pub result: ::core::option::Option<super::super::common::v1::Payloads>,
+    /// The `WORKFLOW_TASK_COMPLETED` event which this command was reported with
+    pub workflow_task_completed_event_id: i64,
+    /// If another run is started by cron, this contains the new run id.
+    pub new_execution_run_id: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionCompletedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.deployment_version = ::core::option::Option::None;
-        self.revision_number = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1214,64 +852,17 @@ impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowExecutionCompletedEventAttributes {
-    /// Serialized result of workflow completion (ie: The return value of the workflow function)
-    pub result: ::core::option::Option<super::super::common::v1::Payloads>,
-    /// The `WORKFLOW_TASK_COMPLETED` event which this command was reported with
-    pub workflow_task_completed_event_id: i64,
-    /// If another run is started by cron, this contains the new run id.
-    pub new_execution_run_id: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionCompletedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.result {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if !self.new_execution_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.new_execution_run_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.new_execution_run_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.new_execution_run_id, &[0x1a], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.result {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for WorkflowExecutionCompletedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionCompletedEventAttributes,
-            3,
+            [__fastrs::table::Entry<WorkflowExecutionCompletedEventAttributes>; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x0a,
@@ -1305,13 +896,39 @@ impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
                 WorkflowExecutionCompletedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowExecutionFailedEventAttributes {
+    /// Serialized result of workflow failure (ex: An exception thrown, or error returned)
+    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
+    pub retry_state: ::fastrs::EnumValue<super::super::enums::v1::RetryState>,
+    /// The `WORKFLOW_TASK_COMPLETED` event which this command was reported with
+    pub workflow_task_completed_event_id: i64,
+    /// If another run is started by cron or retry, this contains the new run id.
+    pub new_execution_run_id: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionFailedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.result = ::core::option::Option::None;
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.new_execution_run_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1330,77 +947,17 @@ impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowExecutionFailedEventAttributes {
-    /// Serialized result of workflow failure (ex: An exception thrown, or error returned)
-    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
-    pub retry_state: ::fastrs::EnumValue<super::super::enums::v1::RetryState>,
-    /// The `WORKFLOW_TASK_COMPLETED` event which this command was reported with
-    pub workflow_task_completed_event_id: i64,
-    /// If another run is started by cron or retry, this contains the new run id.
-    pub new_execution_run_id: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionFailedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if self.retry_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::RetryState,
-                    >::size(&self.retry_state);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if !self.new_execution_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.new_execution_run_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.new_execution_run_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.new_execution_run_id, &[0x22], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x18], w);
-        }
-        if self.retry_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-            >(&self.retry_state, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for WorkflowExecutionFailedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionFailedEventAttributes,
-            4,
+            [__fastrs::table::Entry<WorkflowExecutionFailedEventAttributes>; 4],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x0a,
@@ -1445,14 +1002,35 @@ impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
                 WorkflowExecutionFailedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowExecutionTimedOutEventAttributes {
+    pub retry_state: ::fastrs::EnumValue<super::super::enums::v1::RetryState>,
+    /// If another run is started by cron or retry, this contains the new run id.
+    pub new_execution_run_id: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionTimedOutEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.failure = ::core::option::Option::None;
-        self.retry_state = ::core::default::Default::default();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.new_execution_run_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1471,52 +1049,12 @@ impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowExecutionTimedOutEventAttributes {
-    pub retry_state: ::fastrs::EnumValue<super::super::enums::v1::RetryState>,
-    /// If another run is started by cron or retry, this contains the new run id.
-    pub new_execution_run_id: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionTimedOutEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.retry_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::RetryState,
-                    >::size(&self.retry_state);
-        }
-        if !self.new_execution_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.new_execution_run_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.new_execution_run_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.new_execution_run_id, &[0x12], w);
-        }
-        if self.retry_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-            >(&self.retry_state, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for WorkflowExecutionTimedOutEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionTimedOutEventAttributes,
-            2,
+            [__fastrs::table::Entry<WorkflowExecutionTimedOutEventAttributes>; 2],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -1545,29 +1083,8 @@ impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
                 WorkflowExecutionTimedOutEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.retry_state = ::core::default::Default::default();
-        self.new_execution_run_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionContinuedAsNewEventAttributes {
@@ -1620,162 +1137,44 @@ pub struct WorkflowExecutionContinuedAsNewEventAttributes {
 impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionContinuedAsNewEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.new_execution_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.new_execution_run_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.backoff_start_interval {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.initiator.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ContinueAsNewInitiator,
-                    >::size(&self.initiator);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_completion_result {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if self.inherit_build_id {
-            n += 1 + __fastrs::Bool::size(&self.inherit_build_id);
-        }
-        if self.initial_versioning_behavior.to_i32() != 0 {
-            n
-                += 2
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                    >::size(&self.initial_versioning_behavior);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.initial_versioning_behavior.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                >,
-            >(&self.initial_versioning_behavior, &[0x80, 0x01], w);
-        }
-        if self.inherit_build_id {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.inherit_build_id, &[0x78], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x72], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_completion_result {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x52], w);
-        }
-        if self.initiator.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewInitiator>,
-            >(&self.initiator, &[0x48], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.backoff_start_interval {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x38], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x12], w);
-        }
-        if !self.new_execution_run_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.new_execution_run_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionContinuedAsNewEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionContinuedAsNewEventAttributes,
-            16,
+            [__fastrs::table::Entry<WorkflowExecutionContinuedAsNewEventAttributes>; 16],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -1790,7 +1189,7 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x12,
@@ -1801,7 +1200,7 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(
                     0x1a,
@@ -1812,7 +1211,7 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x22,
@@ -1882,7 +1281,7 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x52,
@@ -1893,7 +1292,7 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x5a,
@@ -1905,7 +1304,7 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x62,
@@ -1916,7 +1315,7 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
                     >,
                 >(
                     0x6a,
@@ -1927,7 +1326,7 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0x72,
@@ -1965,43 +1364,8 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
                 WorkflowExecutionContinuedAsNewEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.new_execution_run_id.clear();
-        self.workflow_type = ::core::option::Option::None;
-        self.task_queue = ::core::option::Option::None;
-        self.input = ::core::option::Option::None;
-        self.workflow_run_timeout = ::core::option::Option::None;
-        self.workflow_task_timeout = ::core::option::Option::None;
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.backoff_start_interval = ::core::option::Option::None;
-        self.initiator = ::core::default::Default::default();
-        self.failure = ::core::option::Option::None;
-        self.last_completion_result = ::core::option::Option::None;
-        self.header = ::core::option::Option::None;
-        self.memo = ::core::option::Option::None;
-        self.search_attributes = ::core::option::Option::None;
-        self.inherit_build_id = ::core::default::Default::default();
-        self.initial_versioning_behavior = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTaskScheduledEventAttributes {
@@ -2021,44 +1385,49 @@ pub struct WorkflowTaskScheduledEventAttributes {
 impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskScheduledEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskScheduledEventAttributes, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowTaskScheduledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowTaskScheduledEventAttributes,
+            [__fastrs::table::Entry<WorkflowTaskScheduledEventAttributes>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(
                     0x0a,
@@ -2089,30 +1458,8 @@ impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(WorkflowTaskScheduledEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.task_queue = ::core::option::Option::None;
-        self.start_to_close_timeout = ::core::option::Option::None;
-        self.attempt = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTaskStartedEventAttributes {
@@ -2160,93 +1507,45 @@ pub struct WorkflowTaskStartedEventAttributes {
 impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskStartedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        if self.suggest_continue_as_new {
-            n += 1 + __fastrs::Bool::size(&self.suggest_continue_as_new);
-        }
-        if self.history_size_bytes != 0 {
-            n += 1 + __fastrs::Int64::size(&self.history_size_bytes);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        if self.build_id_redirect_counter != 0 {
-            n += 1 + __fastrs::Int64::size(&self.build_id_redirect_counter);
-        }
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::OpenEnum<super::super::enums::v1::SuggestContinueAsNewReason>,
-            >(&self.suggest_continue_as_new_reasons, 1);
-        if self.target_worker_deployment_version_changed {
-            n
-                += 1
-                    + __fastrs::Bool::size(
-                        &self.target_worker_deployment_version_changed,
-                    );
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.target_worker_deployment_version_changed {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.target_worker_deployment_version_changed, &[0x48], w);
-        }
-        __fastrs::compact::write_packed::<
-            __fastrs::OpenEnum<super::super::enums::v1::SuggestContinueAsNewReason>,
-        >(&self.suggest_continue_as_new_reasons, &[0x42], w);
-        if self.build_id_redirect_counter != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.build_id_redirect_counter, &[0x38], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0x32], w);
-        }
-        if self.history_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.history_size_bytes, &[0x28], w);
-        }
-        if self.suggest_continue_as_new {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.suggest_continue_as_new, &[0x20], w);
-        }
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x12], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskStartedEventAttributes, 9> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowTaskStartedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowTaskStartedEventAttributes,
+            [__fastrs::table::Entry<WorkflowTaskStartedEventAttributes>; 9],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -2293,7 +1592,9 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0x32,
@@ -2312,7 +1613,7 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
                     ),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
+                    __fastrs::table::Packed<
                         __fastrs::OpenEnum<
                             super::super::enums::v1::SuggestContinueAsNewReason,
                         >,
@@ -2339,36 +1640,8 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
             ::fastrs::table_field!(WorkflowTaskStartedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.identity.clear();
-        self.request_id.clear();
-        self.suggest_continue_as_new = ::core::default::Default::default();
-        self.history_size_bytes = ::core::default::Default::default();
-        self.worker_version = ::core::option::Option::None;
-        self.build_id_redirect_counter = ::core::default::Default::default();
-        self.suggest_continue_as_new_reasons.clear();
-        self.target_worker_deployment_version_changed = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTaskCompletedEventAttributes {
@@ -2431,130 +1704,45 @@ pub struct WorkflowTaskCompletedEventAttributes {
 impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskCompletedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if !self.binary_checksum.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.binary_checksum);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.sdk_metadata {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::sdk::v1::WorkflowTaskCompletedMetadata,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            n += 1 + __fastrs::Msg::<super::super::deployment::v1::Deployment>::size(v);
-        }
-        if self.versioning_behavior.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::VersioningBehavior,
-                    >::size(&self.versioning_behavior);
-        }
-        if !self.worker_deployment_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.worker_deployment_version);
-        }
-        if !self.worker_deployment_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.worker_deployment_name);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.metering_metadata {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::MeteringMetadata,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.metering_metadata {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::MeteringMetadata>,
-            >(v, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0x5a], w);
-        }
-        if !self.worker_deployment_name.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.worker_deployment_name, &[0x52], w);
-        }
-        if !self.worker_deployment_version.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.worker_deployment_version, &[0x4a], w);
-        }
-        if self.versioning_behavior.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-            >(&self.versioning_behavior, &[0x40], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::Deployment>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.sdk_metadata {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::sdk::v1::WorkflowTaskCompletedMetadata>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0x2a], w);
-        }
-        if !self.binary_checksum.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.binary_checksum, &[0x22], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x1a], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x10], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskCompletedEventAttributes, 12> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowTaskCompletedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowTaskCompletedEventAttributes,
+            [__fastrs::table::Entry<WorkflowTaskCompletedEventAttributes>; 12],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -2594,7 +1782,9 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0x2a,
@@ -2605,7 +1795,7 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::sdk::v1::WorkflowTaskCompletedMetadata,
                         >,
                     >,
@@ -2618,7 +1808,7 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::deployment::v1::Deployment>,
+                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
                     >,
                 >(
                     0x3a,
@@ -2658,7 +1848,7 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -2671,7 +1861,7 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::MeteringMetadata>,
+                        __fastrs::table::Tab<super::super::common::v1::MeteringMetadata>,
                     >,
                 >(
                     0x6a,
@@ -2684,22 +1874,37 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 12],
             ::fastrs::table_field!(WorkflowTaskCompletedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowTaskTimedOutEventAttributes {
+    /// The id of the `WORKFLOW_TASK_SCHEDULED` event this task corresponds to
+    pub scheduled_event_id: i64,
+    /// The id of the `WORKFLOW_TASK_STARTED` event this task corresponds to
+    pub started_event_id: i64,
+    pub timeout_type: ::fastrs::EnumValue<super::super::enums::v1::TimeoutType>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskTimedOutEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.identity.clear();
-        self.binary_checksum.clear();
-        self.worker_version = ::core::option::Option::None;
-        self.sdk_metadata = ::core::option::Option::None;
-        self.deployment = ::core::option::Option::None;
-        self.versioning_behavior = ::core::default::Default::default();
-        self.worker_deployment_version.clear();
-        self.worker_deployment_name.clear();
-        self.deployment_version = ::core::option::Option::None;
-        self.metering_metadata = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2718,60 +1923,13 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowTaskTimedOutEventAttributes {
-    /// The id of the `WORKFLOW_TASK_SCHEDULED` event this task corresponds to
-    pub scheduled_event_id: i64,
-    /// The id of the `WORKFLOW_TASK_STARTED` event this task corresponds to
-    pub started_event_id: i64,
-    pub timeout_type: ::fastrs::EnumValue<super::super::enums::v1::TimeoutType>,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskTimedOutEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if self.timeout_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::TimeoutType,
-                    >::size(&self.timeout_type);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.timeout_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::TimeoutType>,
-            >(&self.timeout_type, &[0x18], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x10], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskTimedOutEventAttributes, 3> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for WorkflowTaskTimedOutEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowTaskTimedOutEventAttributes,
+            [__fastrs::table::Entry<WorkflowTaskTimedOutEventAttributes>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -2806,30 +1964,8 @@ impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(WorkflowTaskTimedOutEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.timeout_type = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTaskFailedEventAttributes {
@@ -2869,98 +2005,45 @@ pub struct WorkflowTaskFailedEventAttributes {
 impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskFailedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if self.cause.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkflowTaskFailedCause,
-                    >::size(&self.cause);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if !self.base_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.base_run_id);
-        }
-        if !self.new_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.new_run_id);
-        }
-        if self.fork_event_version != 0 {
-            n += 1 + __fastrs::Int64::size(&self.fork_event_version);
-        }
-        if !self.binary_checksum.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.binary_checksum);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0x52], w);
-        }
-        if !self.binary_checksum.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.binary_checksum, &[0x4a], w);
-        }
-        if self.fork_event_version != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.fork_event_version, &[0x40], w);
-        }
-        if !self.new_run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.new_run_id, &[0x3a], w);
-        }
-        if !self.base_run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.base_run_id, &[0x32], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x22], w);
-        }
-        if self.cause.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkflowTaskFailedCause>,
-            >(&self.cause, &[0x18], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x10], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskFailedEventAttributes, 10> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowTaskFailedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowTaskFailedEventAttributes,
+            [__fastrs::table::Entry<WorkflowTaskFailedEventAttributes>; 10],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -2993,7 +2076,7 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x22,
@@ -3043,7 +2126,9 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0x52,
@@ -3056,37 +2141,8 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
             ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.cause = ::core::default::Default::default();
-        self.failure = ::core::option::Option::None;
-        self.identity.clear();
-        self.base_run_id.clear();
-        self.new_run_id.clear();
-        self.fork_event_version = ::core::default::Default::default();
-        self.binary_checksum.clear();
-        self.worker_version = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskScheduledEventAttributes {
@@ -3144,120 +2200,45 @@ pub struct ActivityTaskScheduledEventAttributes {
 impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskScheduledEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.activity_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.activity_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::ActivityType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        if self.use_workflow_build_id {
-            n += 1 + __fastrs::Bool::size(&self.use_workflow_build_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0x72], w);
-        }
-        if self.use_workflow_build_id {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.use_workflow_build_id, &[0x68], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x62], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x58], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::ActivityType>,
-            >(v, &[0x12], w);
-        }
-        if !self.activity_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.activity_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskScheduledEventAttributes, 13> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityTaskScheduledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityTaskScheduledEventAttributes,
+            [__fastrs::table::Entry<ActivityTaskScheduledEventAttributes>; 13],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -3270,7 +2251,7 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::ActivityType>,
+                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
                     >,
                 >(
                     0x12,
@@ -3281,7 +2262,7 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(
                     0x22,
@@ -3292,7 +2273,7 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x2a,
@@ -3301,7 +2282,7 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x32,
@@ -3364,7 +2345,7 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
                     >,
                 >(
                     0x62,
@@ -3384,7 +2365,7 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(
                     0x72,
@@ -3397,40 +2378,8 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
             &[0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
             ::fastrs::table_field!(ActivityTaskScheduledEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.activity_id.clear();
-        self.activity_type = ::core::option::Option::None;
-        self.task_queue = ::core::option::Option::None;
-        self.header = ::core::option::Option::None;
-        self.input = ::core::option::Option::None;
-        self.schedule_to_close_timeout = ::core::option::Option::None;
-        self.schedule_to_start_timeout = ::core::option::Option::None;
-        self.start_to_close_timeout = ::core::option::Option::None;
-        self.heartbeat_timeout = ::core::option::Option::None;
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.retry_policy = ::core::option::Option::None;
-        self.use_workflow_build_id = ::core::default::Default::default();
-        self.priority = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskStartedEventAttributes {
@@ -3468,72 +2417,45 @@ pub struct ActivityTaskStartedEventAttributes {
 impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskStartedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        if self.build_id_redirect_counter != 0 {
-            n += 1 + __fastrs::Int64::size(&self.build_id_redirect_counter);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.build_id_redirect_counter != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.build_id_redirect_counter, &[0x38], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x2a], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x20], w);
-        }
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x12], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskStartedEventAttributes, 7> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityTaskStartedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityTaskStartedEventAttributes,
+            [__fastrs::table::Entry<ActivityTaskStartedEventAttributes>; 7],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -3569,7 +2491,7 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x2a,
@@ -3580,7 +2502,9 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0x32,
@@ -3602,34 +2526,8 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
             &[0, 1, 2, 3, 4, 5, 6, 7],
             ::fastrs::table_field!(ActivityTaskStartedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.identity.clear();
-        self.request_id.clear();
-        self.attempt = ::core::default::Default::default();
-        self.last_failure = ::core::option::Option::None;
-        self.worker_version = ::core::option::Option::None;
-        self.build_id_redirect_counter = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskCompletedEventAttributes {
@@ -3654,64 +2552,49 @@ pub struct ActivityTaskCompletedEventAttributes {
 impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskCompletedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.result {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0x2a], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x22], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x18], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.result {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskCompletedEventAttributes, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityTaskCompletedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityTaskCompletedEventAttributes,
+            [__fastrs::table::Entry<ActivityTaskCompletedEventAttributes>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x0a,
@@ -3747,7 +2630,9 @@ impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0x2a,
@@ -3760,32 +2645,8 @@ impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(ActivityTaskCompletedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.result = ::core::option::Option::None;
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.identity.clear();
-        self.worker_version = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskFailedEventAttributes {
@@ -3811,76 +2672,49 @@ pub struct ActivityTaskFailedEventAttributes {
 impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskFailedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if self.retry_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::RetryState,
-                    >::size(&self.retry_state);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0x32], w);
-        }
-        if self.retry_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-            >(&self.retry_state, &[0x28], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x22], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x18], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskFailedEventAttributes, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityTaskFailedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityTaskFailedEventAttributes,
+            [__fastrs::table::Entry<ActivityTaskFailedEventAttributes>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x0a,
@@ -3925,7 +2759,9 @@ impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0x32,
@@ -3938,33 +2774,8 @@ impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(ActivityTaskFailedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.failure = ::core::option::Option::None;
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.identity.clear();
-        self.retry_state = ::core::default::Default::default();
-        self.worker_version = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskTimedOutEventAttributes {
@@ -3983,58 +2794,49 @@ pub struct ActivityTaskTimedOutEventAttributes {
 impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskTimedOutEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if self.retry_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::RetryState,
-                    >::size(&self.retry_state);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.retry_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-            >(&self.retry_state, &[0x20], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x18], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskTimedOutEventAttributes, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityTaskTimedOutEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityTaskTimedOutEventAttributes,
+            [__fastrs::table::Entry<ActivityTaskTimedOutEventAttributes>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x0a,
@@ -4074,14 +2876,36 @@ impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(ActivityTaskTimedOutEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct ActivityTaskCancelRequestedEventAttributes {
+    /// The id of the `ACTIVITY_TASK_SCHEDULED` event this cancel request corresponds to
+    pub scheduled_event_id: i64,
+    /// The `WORKFLOW_TASK_COMPLETED` event which this command was reported with
+    pub workflow_task_completed_event_id: i64,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskCancelRequestedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.failure = ::core::option::Option::None;
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.retry_state = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4100,49 +2924,12 @@ impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct ActivityTaskCancelRequestedEventAttributes {
-    /// The id of the `ACTIVITY_TASK_SCHEDULED` event this cancel request corresponds to
-    pub scheduled_event_id: i64,
-    /// The `WORKFLOW_TASK_COMPLETED` event which this command was reported with
-    pub workflow_task_completed_event_id: i64,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskCancelRequestedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x10], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for ActivityTaskCancelRequestedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ActivityTaskCancelRequestedEventAttributes,
-            2,
+            [__fastrs::table::Entry<ActivityTaskCancelRequestedEventAttributes>; 2],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -4170,29 +2957,8 @@ impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
                 ActivityTaskCancelRequestedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskCanceledEventAttributes {
@@ -4220,72 +2986,49 @@ pub struct ActivityTaskCanceledEventAttributes {
 impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskCanceledEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if self.latest_cancel_requested_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.latest_cancel_requested_event_id);
-        }
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.worker_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0x32], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x2a], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x20], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x18], w);
-        }
-        if self.latest_cancel_requested_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.latest_cancel_requested_event_id, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ActivityTaskCanceledEventAttributes, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityTaskCanceledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityTaskCanceledEventAttributes,
+            [__fastrs::table::Entry<ActivityTaskCanceledEventAttributes>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x0a,
@@ -4329,7 +3072,9 @@ impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0x32,
@@ -4342,33 +3087,8 @@ impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(ActivityTaskCanceledEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.details = ::core::option::Option::None;
-        self.latest_cancel_requested_event_id = ::core::default::Default::default();
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.identity.clear();
-        self.worker_version = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimerStartedEventAttributes {
@@ -4388,40 +3108,45 @@ pub struct TimerStartedEventAttributes {
 impl ::fastrs::Message for TimerStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.TimerStartedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.timer_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.timer_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_fire_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_fire_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if !self.timer_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.timer_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimerStartedEventAttributes, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TimerStartedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TimerStartedEventAttributes,
+            [__fastrs::table::Entry<TimerStartedEventAttributes>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -4454,13 +3179,36 @@ impl ::fastrs::Message for TimerStartedEventAttributes {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(TimerStartedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct TimerFiredEventAttributes {
+    /// Will match the `timer_id` from `TIMER_STARTED` event for this timer
+    pub timer_id: ::fastrs::alloc::string::String,
+    /// The id of the `TIMER_STARTED` event itself
+    pub started_event_id: i64,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for TimerFiredEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.TimerFiredEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.timer_id.clear();
-        self.start_to_fire_timeout = ::core::option::Option::None;
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4479,45 +3227,13 @@ impl ::fastrs::Message for TimerStartedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct TimerFiredEventAttributes {
-    /// Will match the `timer_id` from `TIMER_STARTED` event for this timer
-    pub timer_id: ::fastrs::alloc::string::String,
-    /// The id of the `TIMER_STARTED` event itself
-    pub started_event_id: i64,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for TimerFiredEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.TimerFiredEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.timer_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.timer_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x10], w);
-        }
-        if !self.timer_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.timer_id, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimerFiredEventAttributes, 2> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for TimerFiredEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TimerFiredEventAttributes,
+            [__fastrs::table::Entry<TimerFiredEventAttributes>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -4533,29 +3249,8 @@ impl ::fastrs::Message for TimerFiredEventAttributes {
             &[0, 1, 2],
             ::fastrs::table_field!(TimerFiredEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.timer_id.clear();
-        self.started_event_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimerCanceledEventAttributes {
@@ -4574,46 +3269,45 @@ pub struct TimerCanceledEventAttributes {
 impl ::fastrs::Message for TimerCanceledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.TimerCanceledEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.timer_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.timer_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x22], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x18], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x10], w);
-        }
-        if !self.timer_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.timer_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimerCanceledEventAttributes, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TimerCanceledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TimerCanceledEventAttributes,
+            [__fastrs::table::Entry<TimerCanceledEventAttributes>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -4651,31 +3345,8 @@ impl ::fastrs::Message for TimerCanceledEventAttributes {
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(TimerCanceledEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.timer_id.clear();
-        self.started_event_id = ::core::default::Default::default();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.identity.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionCancelRequestedEventAttributes {
@@ -4696,52 +3367,44 @@ pub struct WorkflowExecutionCancelRequestedEventAttributes {
 impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionCancelRequestedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.cause.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cause);
-        }
-        if self.external_initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.external_initiated_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.external_workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.external_workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if self.external_initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.external_initiated_event_id, &[0x10], w);
-        }
-        if !self.cause.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cause, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionCancelRequestedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionCancelRequestedEventAttributes,
-            4,
+            [__fastrs::table::Entry<WorkflowExecutionCancelRequestedEventAttributes>; 4],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -4765,7 +3428,7 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -4790,14 +3453,35 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
                 WorkflowExecutionCancelRequestedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowExecutionCanceledEventAttributes {
+    /// The `WORKFLOW_TASK_COMPLETED` event which this command was reported with
+    pub workflow_task_completed_event_id: i64,
+    pub details: ::core::option::Option<super::super::common::v1::Payloads>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionCanceledEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.cause.clear();
-        self.external_initiated_event_id = ::core::default::Default::default();
-        self.external_workflow_execution = ::core::option::Option::None;
-        self.identity.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4816,48 +3500,12 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowExecutionCanceledEventAttributes {
-    /// The `WORKFLOW_TASK_COMPLETED` event which this command was reported with
-    pub workflow_task_completed_event_id: i64,
-    pub details: ::core::option::Option<super::super::common::v1::Payloads>,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionCanceledEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x12], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for WorkflowExecutionCanceledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionCanceledEventAttributes,
-            2,
+            [__fastrs::table::Entry<WorkflowExecutionCanceledEventAttributes>; 2],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -4872,7 +3520,7 @@ impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x12,
@@ -4887,29 +3535,8 @@ impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
                 WorkflowExecutionCanceledEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.details = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MarkerRecordedEventAttributes {
@@ -4932,57 +3559,45 @@ pub struct MarkerRecordedEventAttributes {
 impl ::fastrs::Message for MarkerRecordedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.MarkerRecordedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.marker_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.marker_name);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(self.details.iter(), 1);
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x22], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x18], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<super::super::common::v1::Payloads>,
-        >(self.details.iter(), &[0x12], w);
-        if !self.marker_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.marker_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<MarkerRecordedEventAttributes, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for MarkerRecordedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            MarkerRecordedEventAttributes,
+            [__fastrs::table::Entry<MarkerRecordedEventAttributes>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -5003,7 +3618,7 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x22,
@@ -5012,7 +3627,7 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x2a,
@@ -5023,35 +3638,8 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(MarkerRecordedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.marker_name.clear();
-        self.details.clear();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.header = ::core::option::Option::None;
-        self.failure = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for MarkerRecordedEventAttributes {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -5077,6 +3665,34 @@ impl __fastrs::table::Hooks for MarkerRecordedEventAttributes {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payloads>,
+                >(self.details.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<super::super::common::v1::Payloads>,
+                >(self.details.iter(), &[0x12], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.details.clear(),
+            _ => {}
         }
     }
 }
@@ -5108,74 +3724,44 @@ pub struct WorkflowExecutionSignaledEventAttributes {
 impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionSignaledEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.signal_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.signal_name);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if self.skip_generate_workflow_task {
-            n += 1 + __fastrs::Bool::size(&self.skip_generate_workflow_task);
-        }
-        if let ::core::option::Option::Some(v) = &self.external_workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.external_workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x32], w);
-        }
-        if self.skip_generate_workflow_task {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.skip_generate_workflow_task, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x22], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x12], w);
-        }
-        if !self.signal_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.signal_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionSignaledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionSignaledEventAttributes,
-            7,
+            [__fastrs::table::Entry<WorkflowExecutionSignaledEventAttributes>; 7],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -5189,7 +3775,7 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x12,
@@ -5209,7 +3795,7 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x22,
@@ -5230,7 +3816,7 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x32,
@@ -5255,17 +3841,37 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
                 WorkflowExecutionSignaledEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowExecutionTerminatedEventAttributes {
+    /// User/client provided reason for termination
+    pub reason: ::fastrs::alloc::string::String,
+    pub details: ::core::option::Option<super::super::common::v1::Payloads>,
+    /// id of the client who requested termination
+    pub identity: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionTerminatedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.signal_name.clear();
-        self.input = ::core::option::Option::None;
-        self.identity.clear();
-        self.header = ::core::option::Option::None;
-        self.skip_generate_workflow_task = ::core::default::Default::default();
-        self.external_workflow_execution = ::core::option::Option::None;
-        self.request_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5284,54 +3890,12 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowExecutionTerminatedEventAttributes {
-    /// User/client provided reason for termination
-    pub reason: ::fastrs::alloc::string::String,
-    pub details: ::core::option::Option<super::super::common::v1::Payloads>,
-    /// id of the client who requested termination
-    pub identity: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionTerminatedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x12], w);
-        }
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for WorkflowExecutionTerminatedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionTerminatedEventAttributes,
-            3,
+            [__fastrs::table::Entry<WorkflowExecutionTerminatedEventAttributes>; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -5345,7 +3909,7 @@ impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x12,
@@ -5369,30 +3933,8 @@ impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
                 WorkflowExecutionTerminatedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.reason.clear();
-        self.details = ::core::option::Option::None;
-        self.identity.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
@@ -5421,72 +3963,47 @@ impl ::fastrs::Message
 for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.RequestCancelExternalWorkflowExecutionInitiatedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if self.child_workflow_only {
-            n += 1 + __fastrs::Bool::size(&self.child_workflow_only);
-        }
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x3a], w);
-        }
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x32], w);
-        }
-        if self.child_workflow_only {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.child_workflow_only, &[0x28], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x12], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled
+for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-            7,
+            [__fastrs::table::Entry<
+                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+            >; 7],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -5511,7 +4028,7 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -5568,34 +4085,8 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
                 unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.control.clear();
-        self.child_workflow_only = ::core::default::Default::default();
-        self.reason.clear();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestCancelExternalWorkflowExecutionFailedEventAttributes {
@@ -5624,80 +4115,47 @@ pub struct RequestCancelExternalWorkflowExecutionFailedEventAttributes {
 impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.RequestCancelExternalWorkflowExecutionFailedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.cause.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::CancelExternalWorkflowExecutionFailedCause,
-                    >::size(&self.cause);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x3a], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x32], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x22], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x1a], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x10], w);
-        }
-        if self.cause.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::CancelExternalWorkflowExecutionFailedCause,
-                >,
-            >(&self.cause, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled
+for RequestCancelExternalWorkflowExecutionFailedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-            7,
+            [__fastrs::table::Entry<
+                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
+            >; 7],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -5736,7 +4194,7 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x22,
@@ -5783,34 +4241,8 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
                 unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.cause = ::core::default::Default::default();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.initiated_event_id = ::core::default::Default::default();
-        self.control.clear();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ExternalWorkflowExecutionCancelRequestedEventAttributes {
@@ -5831,52 +4263,47 @@ pub struct ExternalWorkflowExecutionCancelRequestedEventAttributes {
 impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ExternalWorkflowExecutionCancelRequestedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x12], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled
+for ExternalWorkflowExecutionCancelRequestedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ExternalWorkflowExecutionCancelRequestedEventAttributes,
-            4,
+            [__fastrs::table::Entry<
+                ExternalWorkflowExecutionCancelRequestedEventAttributes,
+            >; 4],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -5901,7 +4328,7 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -5927,31 +4354,8 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
                 ExternalWorkflowExecutionCancelRequestedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.initiated_event_id = ::core::default::Default::default();
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SignalExternalWorkflowExecutionInitiatedEventAttributes {
@@ -5982,88 +4386,47 @@ pub struct SignalExternalWorkflowExecutionInitiatedEventAttributes {
 impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.SignalExternalWorkflowExecutionInitiatedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.signal_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.signal_name);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if self.child_workflow_only {
-            n += 1 + __fastrs::Bool::size(&self.child_workflow_only);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x42], w);
-        }
-        if self.child_workflow_only {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.child_workflow_only, &[0x38], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x2a], w);
-        }
-        if !self.signal_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.signal_name, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x12], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled
+for SignalExternalWorkflowExecutionInitiatedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             SignalExternalWorkflowExecutionInitiatedEventAttributes,
-            9,
+            [__fastrs::table::Entry<
+                SignalExternalWorkflowExecutionInitiatedEventAttributes,
+            >; 9],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -6088,7 +4451,7 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -6110,7 +4473,7 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x2a,
@@ -6140,7 +4503,7 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x42,
@@ -6165,36 +4528,8 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
                 SignalExternalWorkflowExecutionInitiatedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.signal_name.clear();
-        self.input = ::core::option::Option::None;
-        self.control.clear();
-        self.child_workflow_only = ::core::default::Default::default();
-        self.header = ::core::option::Option::None;
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SignalExternalWorkflowExecutionFailedEventAttributes {
@@ -6221,80 +4556,46 @@ pub struct SignalExternalWorkflowExecutionFailedEventAttributes {
 impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.SignalExternalWorkflowExecutionFailedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.cause.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::SignalExternalWorkflowExecutionFailedCause,
-                    >::size(&self.cause);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x3a], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x32], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x22], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x1a], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x10], w);
-        }
-        if self.cause.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::SignalExternalWorkflowExecutionFailedCause,
-                >,
-            >(&self.cause, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SignalExternalWorkflowExecutionFailedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             SignalExternalWorkflowExecutionFailedEventAttributes,
-            7,
+            [__fastrs::table::Entry<
+                SignalExternalWorkflowExecutionFailedEventAttributes,
+            >; 7],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -6331,7 +4632,7 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x22,
@@ -6376,34 +4677,8 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
                 SignalExternalWorkflowExecutionFailedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.cause = ::core::default::Default::default();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.initiated_event_id = ::core::default::Default::default();
-        self.control.clear();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ExternalWorkflowExecutionSignaledEventAttributes {
@@ -6426,58 +4701,44 @@ pub struct ExternalWorkflowExecutionSignaledEventAttributes {
 impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ExternalWorkflowExecutionSignaledEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x2a], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x12], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ExternalWorkflowExecutionSignaledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ExternalWorkflowExecutionSignaledEventAttributes,
-            5,
+            [__fastrs::table::Entry<ExternalWorkflowExecutionSignaledEventAttributes>; 5],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -6501,7 +4762,7 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -6535,32 +4796,8 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
                 ExternalWorkflowExecutionSignaledEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.initiated_event_id = ::core::default::Default::default();
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.control.clear();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpsertWorkflowSearchAttributesEventAttributes {
@@ -6576,75 +4813,20 @@ pub struct UpsertWorkflowSearchAttributesEventAttributes {
 impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.UpsertWorkflowSearchAttributesEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x12], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            UpsertWorkflowSearchAttributesEventAttributes,
-            2,
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        UpsertWorkflowSearchAttributesEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpsertWorkflowSearchAttributesEventAttributes, search_attributes
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                UpsertWorkflowSearchAttributesEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.search_attributes = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -6662,6 +4844,44 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for UpsertWorkflowSearchAttributesEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            UpsertWorkflowSearchAttributesEventAttributes,
+            [__fastrs::table::Entry<UpsertWorkflowSearchAttributesEventAttributes>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(
+                    0x08,
+                    0,
+                    ::fastrs::table_field!(
+                        UpsertWorkflowSearchAttributesEventAttributes,
+                        workflow_task_completed_event_id
+                    ),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
+                    >,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(
+                        UpsertWorkflowSearchAttributesEventAttributes, search_attributes
+                    ),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(
+                UpsertWorkflowSearchAttributesEventAttributes, unknown_fields
+            ),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowPropertiesModifiedEventAttributes {
@@ -6678,71 +4898,20 @@ pub struct WorkflowPropertiesModifiedEventAttributes {
 impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowPropertiesModifiedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.upserted_memo {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.upserted_memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x12], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            WorkflowPropertiesModifiedEventAttributes,
-            2,
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedEventAttributes, upserted_memo
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                WorkflowPropertiesModifiedEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.upserted_memo = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -6760,6 +4929,44 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowPropertiesModifiedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowPropertiesModifiedEventAttributes,
+            [__fastrs::table::Entry<WorkflowPropertiesModifiedEventAttributes>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(
+                    0x08,
+                    0,
+                    ::fastrs::table_field!(
+                        WorkflowPropertiesModifiedEventAttributes,
+                        workflow_task_completed_event_id
+                    ),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
+                    >,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(
+                        WorkflowPropertiesModifiedEventAttributes, upserted_memo
+                    ),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(
+                WorkflowPropertiesModifiedEventAttributes, unknown_fields
+            ),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartChildWorkflowExecutionInitiatedEventAttributes {
@@ -6828,220 +5035,46 @@ pub struct StartChildWorkflowExecutionInitiatedEventAttributes {
 impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.StartChildWorkflowExecutionInitiatedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if !self.workflow_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.workflow_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.parent_close_policy.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ParentClosePolicy,
-                    >::size(&self.parent_close_policy);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if self.workflow_id_reuse_policy.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkflowIdReusePolicy,
-                    >::size(&self.workflow_id_reuse_policy);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        if !self.cron_schedule.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cron_schedule);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.namespace_id);
-        }
-        if self.inherit_build_id {
-            n += 2 + __fastrs::Bool::size(&self.inherit_build_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::TimeSkippingConfig,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.time_skipping_state_propagation {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::TimeSkippingStatePropagation,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::workflow::v1::VersioningOverride,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-            >(v, &[0xc2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.time_skipping_state_propagation {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::TimeSkippingStatePropagation>,
-            >(v, &[0xba, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-            >(v, &[0xaa, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0xa2, 0x01], w);
-        }
-        if self.inherit_build_id {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.inherit_build_id, &[0x98, 0x01], w);
-        }
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.namespace_id, &[0x92, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x8a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x7a], w);
-        }
-        if !self.cron_schedule.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cron_schedule, &[0x72], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x6a], w);
-        }
-        if self.workflow_id_reuse_policy.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkflowIdReusePolicy>,
-            >(&self.workflow_id_reuse_policy, &[0x60], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x58], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x52], w);
-        }
-        if self.parent_close_policy.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
-            >(&self.parent_close_policy, &[0x48], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x1a], w);
-        }
-        if !self.workflow_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.workflow_id, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StartChildWorkflowExecutionInitiatedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             StartChildWorkflowExecutionInitiatedEventAttributes,
-            23,
+            [__fastrs::table::Entry<
+                StartChildWorkflowExecutionInitiatedEventAttributes,
+            >; 23],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -7064,7 +5097,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x1a,
@@ -7076,7 +5109,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(
                     0x22,
@@ -7087,7 +5120,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x2a,
@@ -7179,7 +5212,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
                     >,
                 >(
                     0x6a,
@@ -7200,7 +5233,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x7a,
@@ -7211,7 +5244,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
                     >,
                 >(
                     0x82,
@@ -7222,7 +5255,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0x8a,
@@ -7253,7 +5286,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(
                     0xa2,
@@ -7264,7 +5297,9 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::TimeSkippingConfig,
+                        >,
                     >,
                 >(
                     0xaa,
@@ -7276,7 +5311,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::common::v1::TimeSkippingStatePropagation,
                         >,
                     >,
@@ -7290,7 +5325,9 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
+                        __fastrs::table::Tab<
+                            super::super::workflow::v1::VersioningOverride,
+                        >,
                     >,
                 >(
                     0xc2,
@@ -7309,50 +5346,8 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
                 StartChildWorkflowExecutionInitiatedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.workflow_id.clear();
-        self.workflow_type = ::core::option::Option::None;
-        self.task_queue = ::core::option::Option::None;
-        self.input = ::core::option::Option::None;
-        self.workflow_execution_timeout = ::core::option::Option::None;
-        self.workflow_run_timeout = ::core::option::Option::None;
-        self.workflow_task_timeout = ::core::option::Option::None;
-        self.parent_close_policy = ::core::default::Default::default();
-        self.control.clear();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.workflow_id_reuse_policy = ::core::default::Default::default();
-        self.retry_policy = ::core::option::Option::None;
-        self.cron_schedule.clear();
-        self.header = ::core::option::Option::None;
-        self.memo = ::core::option::Option::None;
-        self.search_attributes = ::core::option::Option::None;
-        self.namespace_id.clear();
-        self.inherit_build_id = ::core::default::Default::default();
-        self.priority = ::core::option::Option::None;
-        self.time_skipping_config = ::core::option::Option::None;
-        self.time_skipping_state_propagation = ::core::option::Option::None;
-        self.versioning_override = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartChildWorkflowExecutionFailedEventAttributes {
@@ -7379,82 +5374,44 @@ pub struct StartChildWorkflowExecutionFailedEventAttributes {
 impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.StartChildWorkflowExecutionFailedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if !self.workflow_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.workflow_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if self.cause.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::StartChildWorkflowExecutionFailedCause,
-                    >::size(&self.cause);
-        }
-        if !self.control.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.control);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x42], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x38], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x30], w);
-        }
-        if !self.control.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.control, &[0x2a], w);
-        }
-        if self.cause.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::StartChildWorkflowExecutionFailedCause,
-                >,
-            >(&self.cause, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x1a], w);
-        }
-        if !self.workflow_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.workflow_id, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StartChildWorkflowExecutionFailedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             StartChildWorkflowExecutionFailedEventAttributes,
-            8,
+            [__fastrs::table::Entry<StartChildWorkflowExecutionFailedEventAttributes>; 8],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -7477,7 +5434,7 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x1a,
@@ -7543,35 +5500,8 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
                 StartChildWorkflowExecutionFailedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.workflow_id.clear();
-        self.workflow_type = ::core::option::Option::None;
-        self.cause = ::core::default::Default::default();
-        self.control.clear();
-        self.initiated_event_id = ::core::default::Default::default();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionStartedEventAttributes {
@@ -7593,68 +5523,44 @@ pub struct ChildWorkflowExecutionStartedEventAttributes {
 impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionStartedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x10], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChildWorkflowExecutionStartedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionStartedEventAttributes,
-            6,
+            [__fastrs::table::Entry<ChildWorkflowExecutionStartedEventAttributes>; 6],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -7677,7 +5583,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -7688,7 +5594,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x22,
@@ -7699,7 +5605,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(
                     0x2a,
@@ -7723,33 +5629,8 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
                 ChildWorkflowExecutionStartedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.initiated_event_id = ::core::default::Default::default();
-        self.workflow_execution = ::core::option::Option::None;
-        self.workflow_type = ::core::option::Option::None;
-        self.header = ::core::option::Option::None;
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionCompletedEventAttributes {
@@ -7773,81 +5654,49 @@ pub struct ChildWorkflowExecutionCompletedEventAttributes {
 impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionCompletedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.result {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x3a], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x30], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.result {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChildWorkflowExecutionCompletedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionCompletedEventAttributes,
-            7,
+            [__fastrs::table::Entry<ChildWorkflowExecutionCompletedEventAttributes>; 7],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x0a,
@@ -7867,7 +5716,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -7879,7 +5728,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x22,
@@ -7922,34 +5771,8 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
                 ChildWorkflowExecutionCompletedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.result = ::core::option::Option::None;
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.workflow_type = ::core::option::Option::None;
-        self.initiated_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionFailedEventAttributes {
@@ -7974,93 +5797,49 @@ pub struct ChildWorkflowExecutionFailedEventAttributes {
 impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionFailedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if self.retry_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::RetryState,
-                    >::size(&self.retry_state);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x42], w);
-        }
-        if self.retry_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-            >(&self.retry_state, &[0x38], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x30], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChildWorkflowExecutionFailedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionFailedEventAttributes,
-            8,
+            [__fastrs::table::Entry<ChildWorkflowExecutionFailedEventAttributes>; 8],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x0a,
@@ -8080,7 +5859,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -8091,7 +5870,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x22,
@@ -8144,35 +5923,8 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
                 ChildWorkflowExecutionFailedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.failure = ::core::option::Option::None;
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.workflow_type = ::core::option::Option::None;
-        self.initiated_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.retry_state = ::core::default::Default::default();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionCanceledEventAttributes {
@@ -8196,81 +5948,49 @@ pub struct ChildWorkflowExecutionCanceledEventAttributes {
 impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionCanceledEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x3a], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x30], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x1a], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChildWorkflowExecutionCanceledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionCanceledEventAttributes,
-            7,
+            [__fastrs::table::Entry<ChildWorkflowExecutionCanceledEventAttributes>; 7],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x0a,
@@ -8290,7 +6010,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x1a,
@@ -8301,7 +6021,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x22,
@@ -8343,34 +6063,8 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
                 ChildWorkflowExecutionCanceledEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.details = ::core::option::Option::None;
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.workflow_type = ::core::option::Option::None;
-        self.initiated_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionTimedOutEventAttributes {
@@ -8394,80 +6088,44 @@ pub struct ChildWorkflowExecutionTimedOutEventAttributes {
 impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionTimedOutEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if self.retry_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::RetryState,
-                    >::size(&self.retry_state);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x3a], w);
-        }
-        if self.retry_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-            >(&self.retry_state, &[0x30], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x28], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChildWorkflowExecutionTimedOutEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionTimedOutEventAttributes,
-            7,
+            [__fastrs::table::Entry<ChildWorkflowExecutionTimedOutEventAttributes>; 7],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -8481,7 +6139,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x12,
@@ -8492,7 +6150,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x1a,
@@ -8545,34 +6203,8 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
                 ChildWorkflowExecutionTimedOutEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.workflow_type = ::core::option::Option::None;
-        self.initiated_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.retry_state = ::core::default::Default::default();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionTerminatedEventAttributes {
@@ -8595,68 +6227,44 @@ pub struct ChildWorkflowExecutionTerminatedEventAttributes {
 impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionTerminatedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if self.initiated_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_event_id);
-        }
-        if self.started_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.started_event_id);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x32], w);
-        }
-        if self.started_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.started_event_id, &[0x28], w);
-        }
-        if self.initiated_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initiated_event_id, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ChildWorkflowExecutionTerminatedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             ChildWorkflowExecutionTerminatedEventAttributes,
-            6,
+            [__fastrs::table::Entry<ChildWorkflowExecutionTerminatedEventAttributes>; 6],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -8670,7 +6278,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x12,
@@ -8682,7 +6290,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x1a,
@@ -8725,33 +6333,8 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
                 ChildWorkflowExecutionTerminatedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.workflow_execution = ::core::option::Option::None;
-        self.workflow_type = ::core::option::Option::None;
-        self.initiated_event_id = ::core::default::Default::default();
-        self.started_event_id = ::core::default::Default::default();
-        self.namespace_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionOptionsUpdatedEventAttributes {
@@ -8792,105 +6375,51 @@ pub struct WorkflowExecutionOptionsUpdatedEventAttributes {
 impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionOptionsUpdatedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::workflow::v1::VersioningOverride,
-                    >::size(v);
-        }
-        if self.unset_versioning_override {
-            n += 1 + __fastrs::Bool::size(&self.unset_versioning_override);
-        }
-        if !self.attached_request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.attached_request_id);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::common::v1::Callback>,
-            >(&self.attached_completion_callbacks, 1);
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::TimeSkippingConfig,
-                    >::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<
-                    workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
-                >,
-            >(&self.workflow_update_options, 1);
-        if self.time_skipping_config_updated {
-            n += 1 + __fastrs::Bool::size(&self.time_skipping_config_updated);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.time_skipping_config_updated {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.time_skipping_config_updated, &[0x48], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<
-                workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
-            >,
-        >(&self.workflow_update_options, &[0x42], w);
-        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0x32], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x2a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::common::v1::Callback>,
-        >(&self.attached_completion_callbacks, &[0x22], w);
-        if !self.attached_request_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.attached_request_id, &[0x1a], w);
-        }
-        if self.unset_versioning_override {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.unset_versioning_override, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionOptionsUpdatedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionOptionsUpdatedEventAttributes,
-            9,
+            [__fastrs::table::Entry<WorkflowExecutionOptionsUpdatedEventAttributes>; 9],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::workflow::v1::VersioningOverride>,
+                        __fastrs::table::Tab<
+                            super::super::workflow::v1::VersioningOverride,
+                        >,
                     >,
                 >(
                     0x0a,
@@ -8922,7 +6451,7 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::common::v1::Callback>,
+                        __fastrs::table::Tab<super::super::common::v1::Callback>,
                     >,
                 >(
                     0x22,
@@ -8943,7 +6472,7 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(
                     0x32,
@@ -8954,7 +6483,9 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::TimeSkippingConfig,
+                        >,
                     >,
                 >(
                     0x3a,
@@ -8966,7 +6497,7 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
                         >,
                     >,
@@ -8994,41 +6525,12 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
                 WorkflowExecutionOptionsUpdatedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.versioning_override = ::core::option::Option::None;
-        self.unset_versioning_override = ::core::default::Default::default();
-        self.attached_request_id.clear();
-        self.attached_completion_callbacks.clear();
-        self.identity.clear();
-        self.priority = ::core::option::Option::None;
-        self.time_skipping_config = ::core::option::Option::None;
-        self.workflow_update_options.clear();
-        self.time_skipping_config_updated = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Types nested in [`WorkflowExecutionOptionsUpdatedEventAttributes`].
 pub mod workflow_execution_options_updated_event_attributes {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct WorkflowUpdateOptionsUpdate {
         /// The ID of the workflow update this update options update corresponds to.
@@ -9047,39 +6549,45 @@ pub mod workflow_execution_options_updated_event_attributes {
     impl ::fastrs::Message for WorkflowUpdateOptionsUpdate {
         const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionOptionsUpdatedEventAttributes.WorkflowUpdateOptionsUpdate";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.update_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.update_id);
-            }
-            if !self.attached_request_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.attached_request_id);
-            }
-            n
-                += __fastrs::compact::size_repeated::<
-                    __fastrs::Msg<super::super::super::common::v1::Callback>,
-                >(&self.attached_completion_callbacks, 1);
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            __fastrs::compact::write_repeated::<
-                __fastrs::Msg<super::super::super::common::v1::Callback>,
-            >(&self.attached_completion_callbacks, &[0x1a], w);
-            if !self.attached_request_id.is_empty() {
-                __fastrs::compact::write::<
-                    __fastrs::Str,
-                >(&self.attached_request_id, &[0x12], w);
-            }
-            if !self.update_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.update_id, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkflowUpdateOptionsUpdate, 3> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for WorkflowUpdateOptionsUpdate {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                WorkflowUpdateOptionsUpdate,
+                [__fastrs::table::Entry<WorkflowUpdateOptionsUpdate>; 3],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
@@ -9099,7 +6607,9 @@ pub mod workflow_execution_options_updated_event_attributes {
                     ),
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Repeated<
-                            __fastrs::Msg<super::super::super::common::v1::Callback>,
+                            __fastrs::table::Tab<
+                                super::super::super::common::v1::Callback,
+                            >,
                         >,
                     >(
                         0x1a,
@@ -9112,30 +6622,8 @@ pub mod workflow_execution_options_updated_event_attributes {
                 &[0, 1, 2, 3],
                 ::fastrs::table_field!(WorkflowUpdateOptionsUpdate, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.update_id.clear();
-            self.attached_request_id.clear();
-            self.attached_completion_callbacks.clear();
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
 }
 /// Not used anywhere. Use case is replaced by WorkflowExecutionOptionsUpdatedEventAttributes
@@ -9162,58 +6650,46 @@ pub struct WorkflowPropertiesModifiedExternallyEventAttributes {
 impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowPropertiesModifiedExternallyEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.new_task_queue.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.new_task_queue);
-        }
-        if let ::core::option::Option::Some(v) = &self.new_workflow_task_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.new_workflow_run_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.new_workflow_execution_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.upserted_memo {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.upserted_memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.new_workflow_execution_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.new_workflow_run_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.new_workflow_task_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if !self.new_task_queue.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.new_task_queue, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowPropertiesModifiedExternallyEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowPropertiesModifiedExternallyEventAttributes,
-            5,
+            [__fastrs::table::Entry<
+                WorkflowPropertiesModifiedExternallyEventAttributes,
+            >; 5],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -9264,7 +6740,7 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
                     >,
                 >(
                     0x2a,
@@ -9280,32 +6756,8 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
                 WorkflowPropertiesModifiedExternallyEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.new_task_queue.clear();
-        self.new_workflow_task_timeout = ::core::option::Option::None;
-        self.new_workflow_run_timeout = ::core::option::Option::None;
-        self.new_workflow_execution_timeout = ::core::option::Option::None;
-        self.upserted_memo = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityPropertiesModifiedExternallyEventAttributes {
@@ -9321,72 +6773,20 @@ pub struct ActivityPropertiesModifiedExternallyEventAttributes {
 impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityPropertiesModifiedExternallyEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.new_retry_policy {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.new_retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x12], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<
-            ActivityPropertiesModifiedExternallyEventAttributes,
-            2,
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityPropertiesModifiedExternallyEventAttributes,
-                        scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityPropertiesModifiedExternallyEventAttributes,
-                        new_retry_policy
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                ActivityPropertiesModifiedExternallyEventAttributes, unknown_fields
-            ),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.new_retry_policy = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -9404,6 +6804,47 @@ impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ActivityPropertiesModifiedExternallyEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ActivityPropertiesModifiedExternallyEventAttributes,
+            [__fastrs::table::Entry<
+                ActivityPropertiesModifiedExternallyEventAttributes,
+            >; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(
+                    0x08,
+                    0,
+                    ::fastrs::table_field!(
+                        ActivityPropertiesModifiedExternallyEventAttributes,
+                        scheduled_event_id
+                    ),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
+                    >,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(
+                        ActivityPropertiesModifiedExternallyEventAttributes,
+                        new_retry_policy
+                    ),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(
+                ActivityPropertiesModifiedExternallyEventAttributes, unknown_fields
+            ),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionUpdateAcceptedEventAttributes {
@@ -9425,52 +6866,44 @@ pub struct WorkflowExecutionUpdateAcceptedEventAttributes {
 impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateAcceptedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.protocol_instance_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.protocol_instance_id);
-        }
-        if !self.accepted_request_message_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.accepted_request_message_id);
-        }
-        if self.accepted_request_sequencing_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.accepted_request_sequencing_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.accepted_request {
-            n += 1 + __fastrs::Msg::<super::super::update::v1::Request>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.accepted_request {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::update::v1::Request>,
-            >(v, &[0x22], w);
-        }
-        if self.accepted_request_sequencing_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.accepted_request_sequencing_event_id, &[0x18], w);
-        }
-        if !self.accepted_request_message_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.accepted_request_message_id, &[0x12], w);
-        }
-        if !self.protocol_instance_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.protocol_instance_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionUpdateAcceptedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionUpdateAcceptedEventAttributes,
-            4,
+            [__fastrs::table::Entry<WorkflowExecutionUpdateAcceptedEventAttributes>; 4],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -9505,7 +6938,7 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::update::v1::Request>,
+                        __fastrs::table::Tab<super::super::update::v1::Request>,
                     >,
                 >(
                     0x22,
@@ -9520,14 +6953,38 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
                 WorkflowExecutionUpdateAcceptedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowExecutionUpdateCompletedEventAttributes {
+    /// The metadata about this update.
+    pub meta: ::core::option::Option<super::super::update::v1::Meta>,
+    /// The outcome of executing the workflow update function.
+    pub outcome: ::core::option::Option<super::super::update::v1::Outcome>,
+    /// The event ID indicating the acceptance of this update.
+    pub accepted_event_id: i64,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateCompletedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.protocol_instance_id.clear();
-        self.accepted_request_message_id.clear();
-        self.accepted_request_sequencing_event_id = ::core::default::Default::default();
-        self.accepted_request = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -9546,64 +7003,17 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowExecutionUpdateCompletedEventAttributes {
-    /// The metadata about this update.
-    pub meta: ::core::option::Option<super::super::update::v1::Meta>,
-    /// The outcome of executing the workflow update function.
-    pub outcome: ::core::option::Option<super::super::update::v1::Outcome>,
-    /// The event ID indicating the acceptance of this update.
-    pub accepted_event_id: i64,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateCompletedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.meta {
-            n += 1 + __fastrs::Msg::<super::super::update::v1::Meta>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.outcome {
-            n += 1 + __fastrs::Msg::<super::super::update::v1::Outcome>::size(v);
-        }
-        if self.accepted_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.accepted_event_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.accepted_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.accepted_event_id, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.outcome {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::update::v1::Outcome>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.meta {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::update::v1::Meta>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for WorkflowExecutionUpdateCompletedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionUpdateCompletedEventAttributes,
-            3,
+            [__fastrs::table::Entry<WorkflowExecutionUpdateCompletedEventAttributes>; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::update::v1::Meta>,
+                        __fastrs::table::Tab<super::super::update::v1::Meta>,
                     >,
                 >(
                     0x0a,
@@ -9614,7 +7024,7 @@ impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::update::v1::Outcome>,
+                        __fastrs::table::Tab<super::super::update::v1::Outcome>,
                     >,
                 >(
                     0x12,
@@ -9639,30 +7049,8 @@ impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
                 WorkflowExecutionUpdateCompletedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.meta = ::core::option::Option::None;
-        self.outcome = ::core::option::Option::None;
-        self.accepted_event_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionUpdateRejectedEventAttributes {
@@ -9686,60 +7074,44 @@ pub struct WorkflowExecutionUpdateRejectedEventAttributes {
 impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateRejectedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.protocol_instance_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.protocol_instance_id);
-        }
-        if !self.rejected_request_message_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.rejected_request_message_id);
-        }
-        if self.rejected_request_sequencing_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.rejected_request_sequencing_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.rejected_request {
-            n += 1 + __fastrs::Msg::<super::super::update::v1::Request>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.rejected_request {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::update::v1::Request>,
-            >(v, &[0x22], w);
-        }
-        if self.rejected_request_sequencing_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.rejected_request_sequencing_event_id, &[0x18], w);
-        }
-        if !self.rejected_request_message_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.rejected_request_message_id, &[0x12], w);
-        }
-        if !self.protocol_instance_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.protocol_instance_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionUpdateRejectedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionUpdateRejectedEventAttributes,
-            5,
+            [__fastrs::table::Entry<WorkflowExecutionUpdateRejectedEventAttributes>; 5],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -9774,7 +7146,7 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::update::v1::Request>,
+                        __fastrs::table::Tab<super::super::update::v1::Request>,
                     >,
                 >(
                     0x22,
@@ -9785,7 +7157,7 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x2a,
@@ -9800,15 +7172,36 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
                 WorkflowExecutionUpdateRejectedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowExecutionUpdateAdmittedEventAttributes {
+    /// The update request associated with this event.
+    pub request: ::core::option::Option<super::super::update::v1::Request>,
+    /// An explanation of why this event was written to history.
+    pub origin: ::fastrs::EnumValue<super::super::enums::v1::UpdateAdmittedEventOrigin>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateAdmittedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.protocol_instance_id.clear();
-        self.rejected_request_message_id.clear();
-        self.rejected_request_sequencing_event_id = ::core::default::Default::default();
-        self.rejected_request = ::core::option::Option::None;
-        self.failure = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -9827,58 +7220,17 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowExecutionUpdateAdmittedEventAttributes {
-    /// The update request associated with this event.
-    pub request: ::core::option::Option<super::super::update::v1::Request>,
-    /// An explanation of why this event was written to history.
-    pub origin: ::fastrs::EnumValue<super::super::enums::v1::UpdateAdmittedEventOrigin>,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateAdmittedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.request {
-            n += 1 + __fastrs::Msg::<super::super::update::v1::Request>::size(v);
-        }
-        if self.origin.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::UpdateAdmittedEventOrigin,
-                    >::size(&self.origin);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.origin.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::UpdateAdmittedEventOrigin>,
-            >(&self.origin, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.request {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::update::v1::Request>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for WorkflowExecutionUpdateAdmittedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionUpdateAdmittedEventAttributes,
-            2,
+            [__fastrs::table::Entry<WorkflowExecutionUpdateAdmittedEventAttributes>; 2],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::update::v1::Request>,
+                        __fastrs::table::Tab<super::super::update::v1::Request>,
                     >,
                 >(
                     0x0a,
@@ -9906,12 +7258,39 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
                 WorkflowExecutionUpdateAdmittedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+/// Attributes for an event marking that a workflow execution was paused.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowExecutionPausedEventAttributes {
+    /// The identity of the client who paused the workflow execution.
+    pub identity: ::fastrs::alloc::string::String,
+    /// The reason for pausing the workflow execution.
+    pub reason: ::fastrs::alloc::string::String,
+    /// The request ID of the request that paused the workflow execution.
+    pub request_id: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionPausedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.request = ::core::option::Option::None;
-        self.origin = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -9930,54 +7309,12 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// Attributes for an event marking that a workflow execution was paused.
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowExecutionPausedEventAttributes {
-    /// The identity of the client who paused the workflow execution.
-    pub identity: ::fastrs::alloc::string::String,
-    /// The reason for pausing the workflow execution.
-    pub reason: ::fastrs::alloc::string::String,
-    /// The request ID of the request that paused the workflow execution.
-    pub request_id: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionPausedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x12], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for WorkflowExecutionPausedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionPausedEventAttributes,
-            3,
+            [__fastrs::table::Entry<WorkflowExecutionPausedEventAttributes>; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -10013,13 +7350,39 @@ impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
                 WorkflowExecutionPausedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+/// Attributes for an event marking that a workflow execution was unpaused.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct WorkflowExecutionUnpausedEventAttributes {
+    /// The identity of the client who unpaused the workflow execution.
+    pub identity: ::fastrs::alloc::string::String,
+    /// The reason for unpausing the workflow execution.
+    pub reason: ::fastrs::alloc::string::String,
+    /// The request ID of the request that unpaused the workflow execution.
+    pub request_id: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUnpausedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.identity.clear();
-        self.reason.clear();
-        self.request_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -10038,54 +7401,12 @@ impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// Attributes for an event marking that a workflow execution was unpaused.
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct WorkflowExecutionUnpausedEventAttributes {
-    /// The identity of the client who unpaused the workflow execution.
-    pub identity: ::fastrs::alloc::string::String,
-    /// The reason for unpausing the workflow execution.
-    pub reason: ::fastrs::alloc::string::String,
-    /// The request ID of the request that unpaused the workflow execution.
-    pub request_id: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUnpausedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x12], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for WorkflowExecutionUnpausedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionUnpausedEventAttributes,
-            3,
+            [__fastrs::table::Entry<WorkflowExecutionUnpausedEventAttributes>; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -10121,30 +7442,8 @@ impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
                 WorkflowExecutionUnpausedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.identity.clear();
-        self.reason.clear();
-        self.request_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Attributes for an event indicating that time skipping state changed for a workflow execution,
 /// either time was advanced or time skipping was disabled automatically due to the fast_forward completing.
@@ -10166,44 +7465,47 @@ pub struct WorkflowExecutionTimeSkippingTransitionedEventAttributes {
 impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionTimeSkippingTransitionedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.target_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.disabled_after_fast_forward {
-            n += 1 + __fastrs::Bool::size(&self.disabled_after_fast_forward);
-        }
-        if let ::core::option::Option::Some(v) = &self.wall_clock_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.wall_clock_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if self.disabled_after_fast_forward {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.disabled_after_fast_forward, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.target_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled
+for WorkflowExecutionTimeSkippingTransitionedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-            3,
+            [__fastrs::table::Entry<
+                WorkflowExecutionTimeSkippingTransitionedEventAttributes,
+            >; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -10246,30 +7548,8 @@ impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttribu
                 WorkflowExecutionTimeSkippingTransitionedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.target_time = ::core::option::Option::None;
-        self.disabled_after_fast_forward = ::core::default::Default::default();
-        self.wall_clock_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Event marking that an operation was scheduled by a workflow via the ScheduleNexusOperation command.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -10329,99 +7609,44 @@ pub struct NexusOperationScheduledEventAttributes {
 impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationScheduledEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.endpoint.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.endpoint);
-        }
-        if !self.service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.service);
-        }
-        if !self.operation.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.nexus_header.iter(), 1);
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        if !self.endpoint_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.endpoint_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x52], w);
-        }
-        if !self.endpoint_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.endpoint_id, &[0x4a], w);
-        }
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x42], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x38], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.nexus_header.iter(), &[0x32], w);
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(v, &[0x22], w);
-        }
-        if !self.operation.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation, &[0x1a], w);
-        }
-        if !self.service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x12], w);
-        }
-        if !self.endpoint.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.endpoint, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NexusOperationScheduledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             NexusOperationScheduledEventAttributes,
-            11,
+            [__fastrs::table::Entry<NexusOperationScheduledEventAttributes>; 11],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -10453,7 +7678,7 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
                     >,
                 >(
                     0x22,
@@ -10528,41 +7753,8 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
                 NexusOperationScheduledEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.endpoint.clear();
-        self.service.clear();
-        self.operation.clear();
-        self.input = ::core::option::Option::None;
-        self.schedule_to_close_timeout = ::core::option::Option::None;
-        self.nexus_header.clear();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.request_id.clear();
-        self.endpoint_id.clear();
-        self.schedule_to_start_timeout = ::core::option::Option::None;
-        self.start_to_close_timeout = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for NexusOperationScheduledEventAttributes {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -10588,6 +7780,34 @@ impl __fastrs::table::Hooks for NexusOperationScheduledEventAttributes {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x32 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.nexus_header.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x32 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.nexus_header.iter(), &[0x32], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x32 => self.nexus_header.clear(),
+            _ => {}
         }
     }
 }
@@ -10617,44 +7837,45 @@ pub struct NexusOperationStartedEventAttributes {
 impl ::fastrs::Message for NexusOperationStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationStartedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if !self.operation_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_id);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        if !self.operation_token.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_token);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.operation_token.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_token, &[0x2a], w);
-        }
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x22], w);
-        }
-        if !self.operation_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_id, &[0x1a], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationStartedEventAttributes, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NexusOperationStartedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NexusOperationStartedEventAttributes,
+            [__fastrs::table::Entry<NexusOperationStartedEventAttributes>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -10696,31 +7917,8 @@ impl ::fastrs::Message for NexusOperationStartedEventAttributes {
             &[0, 1, 0, 2, 3, 4],
             ::fastrs::table_field!(NexusOperationStartedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.operation_id.clear();
-        self.request_id.clear();
-        self.operation_token.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Nexus operation completed successfully.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -10739,42 +7937,44 @@ pub struct NexusOperationCompletedEventAttributes {
 impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCompletedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.result {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.result {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(v, &[0x12], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NexusOperationCompletedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             NexusOperationCompletedEventAttributes,
-            3,
+            [__fastrs::table::Entry<NexusOperationCompletedEventAttributes>; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -10788,7 +7988,7 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
                     >,
                 >(
                     0x12,
@@ -10812,13 +8012,39 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
                 NexusOperationCompletedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+/// Nexus operation failed.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NexusOperationFailedEventAttributes {
+    /// The ID of the `NEXUS_OPERATION_SCHEDULED` event. Uniquely identifies this operation.
+    pub scheduled_event_id: i64,
+    /// Failure details. A NexusOperationFailureInfo wrapping an ApplicationFailureInfo.
+    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
+    /// The request ID allocated at schedule time.
+    pub request_id: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NexusOperationFailedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationFailedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.result = ::core::option::Option::None;
-        self.request_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -10837,56 +8063,13 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// Nexus operation failed.
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NexusOperationFailedEventAttributes {
-    /// The ID of the `NEXUS_OPERATION_SCHEDULED` event. Uniquely identifies this operation.
-    pub scheduled_event_id: i64,
-    /// Failure details. A NexusOperationFailureInfo wrapping an ApplicationFailureInfo.
-    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
-    /// The request ID allocated at schedule time.
-    pub request_id: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for NexusOperationFailedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationFailedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x12], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationFailedEventAttributes, 3> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for NexusOperationFailedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NexusOperationFailedEventAttributes,
+            [__fastrs::table::Entry<NexusOperationFailedEventAttributes>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -10899,7 +8082,7 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x12,
@@ -10919,13 +8102,39 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(NexusOperationFailedEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+/// Nexus operation timed out.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NexusOperationTimedOutEventAttributes {
+    /// The ID of the `NEXUS_OPERATION_SCHEDULED` event. Uniquely identifies this operation.
+    pub scheduled_event_id: i64,
+    /// Failure details. A NexusOperationFailureInfo wrapping a CanceledFailureInfo.
+    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
+    /// The request ID allocated at schedule time.
+    pub request_id: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationTimedOutEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.failure = ::core::option::Option::None;
-        self.request_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -10944,56 +8153,13 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// Nexus operation timed out.
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NexusOperationTimedOutEventAttributes {
-    /// The ID of the `NEXUS_OPERATION_SCHEDULED` event. Uniquely identifies this operation.
-    pub scheduled_event_id: i64,
-    /// Failure details. A NexusOperationFailureInfo wrapping a CanceledFailureInfo.
-    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
-    /// The request ID allocated at schedule time.
-    pub request_id: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationTimedOutEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x12], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationTimedOutEventAttributes, 3> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for NexusOperationTimedOutEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NexusOperationTimedOutEventAttributes,
+            [__fastrs::table::Entry<NexusOperationTimedOutEventAttributes>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -11006,7 +8172,7 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x12,
@@ -11028,13 +8194,39 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(NexusOperationTimedOutEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+/// Nexus operation completed as canceled. May or may not have been due to a cancellation request by the workflow.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NexusOperationCanceledEventAttributes {
+    /// The ID of the `NEXUS_OPERATION_SCHEDULED` event. Uniquely identifies this operation.
+    pub scheduled_event_id: i64,
+    /// Cancellation details.
+    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
+    /// The request ID allocated at schedule time.
+    pub request_id: ::fastrs::alloc::string::String,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCanceledEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.failure = ::core::option::Option::None;
-        self.request_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -11053,56 +8245,13 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// Nexus operation completed as canceled. May or may not have been due to a cancellation request by the workflow.
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NexusOperationCanceledEventAttributes {
-    /// The ID of the `NEXUS_OPERATION_SCHEDULED` event. Uniquely identifies this operation.
-    pub scheduled_event_id: i64,
-    /// Cancellation details.
-    pub failure: ::core::option::Option<super::super::failure::v1::Failure>,
-    /// The request ID allocated at schedule time.
-    pub request_id: ::fastrs::alloc::string::String,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCanceledEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x12], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationCanceledEventAttributes, 3> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for NexusOperationCanceledEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NexusOperationCanceledEventAttributes,
+            [__fastrs::table::Entry<NexusOperationCanceledEventAttributes>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -11115,7 +8264,7 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x12,
@@ -11137,13 +8286,37 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(NexusOperationCanceledEventAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NexusOperationCancelRequestedEventAttributes {
+    /// The id of the `NEXUS_OPERATION_SCHEDULED` event this cancel request corresponds to.
+    pub scheduled_event_id: i64,
+    /// The `WORKFLOW_TASK_COMPLETED` event that the corresponding RequestCancelNexusOperation command was reported
+    /// with.
+    pub workflow_task_completed_event_id: i64,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCancelRequestedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.failure = ::core::option::Option::None;
-        self.request_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -11162,50 +8335,12 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NexusOperationCancelRequestedEventAttributes {
-    /// The id of the `NEXUS_OPERATION_SCHEDULED` event this cancel request corresponds to.
-    pub scheduled_event_id: i64,
-    /// The `WORKFLOW_TASK_COMPLETED` event that the corresponding RequestCancelNexusOperation command was reported
-    /// with.
-    pub workflow_task_completed_event_id: i64,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCancelRequestedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x10], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for NexusOperationCancelRequestedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             NexusOperationCancelRequestedEventAttributes,
-            2,
+            [__fastrs::table::Entry<NexusOperationCancelRequestedEventAttributes>; 2],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -11233,12 +8368,39 @@ impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
                 NexusOperationCancelRequestedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct NexusOperationCancelRequestCompletedEventAttributes {
+    /// The ID of the `NEXUS_OPERATION_CANCEL_REQUESTED` event.
+    pub requested_event_id: i64,
+    /// The `WORKFLOW_TASK_COMPLETED` event that the corresponding RequestCancelNexusOperation command was reported
+    /// with.
+    pub workflow_task_completed_event_id: i64,
+    /// The id of the `NEXUS_OPERATION_SCHEDULED` event this cancel request corresponds to.
+    pub scheduled_event_id: i64,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
+    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCancelRequestCompletedEventAttributes";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -11257,60 +8419,14 @@ impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct NexusOperationCancelRequestCompletedEventAttributes {
-    /// The ID of the `NEXUS_OPERATION_CANCEL_REQUESTED` event.
-    pub requested_event_id: i64,
-    /// The `WORKFLOW_TASK_COMPLETED` event that the corresponding RequestCancelNexusOperation command was reported
-    /// with.
-    pub workflow_task_completed_event_id: i64,
-    /// The id of the `NEXUS_OPERATION_SCHEDULED` event this cancel request corresponds to.
-    pub scheduled_event_id: i64,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
-    const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCancelRequestCompletedEventAttributes";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.requested_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.requested_event_id);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x18], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x10], w);
-        }
-        if self.requested_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.requested_event_id, &[0x08], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for NexusOperationCancelRequestCompletedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             NexusOperationCancelRequestCompletedEventAttributes,
-            3,
+            [__fastrs::table::Entry<
+                NexusOperationCancelRequestCompletedEventAttributes,
+            >; 3],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -11349,30 +8465,8 @@ impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
                 NexusOperationCancelRequestCompletedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.requested_event_id = ::core::default::Default::default();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NexusOperationCancelRequestFailedEventAttributes {
@@ -11392,52 +8486,44 @@ pub struct NexusOperationCancelRequestFailedEventAttributes {
 impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCancelRequestFailedEventAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.requested_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.requested_event_id);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.workflow_task_completed_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x1a], w);
-        }
-        if self.workflow_task_completed_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.workflow_task_completed_event_id, &[0x10], w);
-        }
-        if self.requested_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.requested_event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NexusOperationCancelRequestFailedEventAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             NexusOperationCancelRequestFailedEventAttributes,
-            4,
+            [__fastrs::table::Entry<NexusOperationCancelRequestFailedEventAttributes>; 4],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -11462,7 +8548,7 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x1a,
@@ -11487,31 +8573,8 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
                 NexusOperationCancelRequestFailedEventAttributes, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.requested_event_id = ::core::default::Default::default();
-        self.workflow_task_completed_event_id = ::core::default::Default::default();
-        self.failure = ::core::option::Option::None;
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// History events are the method by which Temporal SDKs advance (or recreate) workflow state.
 /// See the `EventType` enum for more info about what each event is for.
@@ -11558,1006 +8621,45 @@ pub struct HistoryEvent {
 impl ::fastrs::Message for HistoryEvent {
     const FULL_NAME: &'static str = "temporal.api.history.v1.HistoryEvent";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.event_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.event_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::EventType,
-                    >::size(&self.event_type);
-        }
-        if self.version != 0 {
-            n += 1 + __fastrs::Int64::size(&self.version);
-        }
-        if self.task_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.task_id);
-        }
-        if self.worker_may_ignore {
-            n += 2 + __fastrs::Bool::size(&self.worker_may_ignore);
-        }
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            n += 2 + __fastrs::Msg::<super::super::sdk::v1::UserMetadata>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::common::v1::Link>,
-            >(&self.links, 2);
-        if let ::core::option::Option::Some(v) = &self.principal {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Principal>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::sdk::v1::EventGroupMarker>,
-            >(&self.event_group_markers, 2);
-        if let ::core::option::Option::Some(oneof) = &self.attributes {
-            n
-                += match oneof {
-                    history_event::Attributes::WorkflowExecutionStartedEventAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowExecutionStartedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowExecutionCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionFailedEventAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowExecutionTimedOutEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowTaskScheduledEventAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowTaskScheduledEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowTaskStartedEventAttributes(v) => {
-                        1 + __fastrs::Msg::<WorkflowTaskStartedEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::WorkflowTaskCompletedEventAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowTaskCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v) => {
-                        1 + __fastrs::Msg::<WorkflowTaskTimedOutEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::WorkflowTaskFailedEventAttributes(v) => {
-                        1 + __fastrs::Msg::<WorkflowTaskFailedEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::ActivityTaskScheduledEventAttributes(
-                        v,
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                ActivityTaskScheduledEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ActivityTaskStartedEventAttributes(v) => {
-                        2 + __fastrs::Msg::<ActivityTaskStartedEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::ActivityTaskCompletedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ActivityTaskCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ActivityTaskFailedEventAttributes(v) => {
-                        2 + __fastrs::Msg::<ActivityTaskFailedEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::ActivityTaskTimedOutEventAttributes(v) => {
-                        2 + __fastrs::Msg::<ActivityTaskTimedOutEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::TimerStartedEventAttributes(v) => {
-                        2 + __fastrs::Msg::<TimerStartedEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::TimerFiredEventAttributes(v) => {
-                        2 + __fastrs::Msg::<TimerFiredEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ActivityTaskCancelRequestedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ActivityTaskCanceledEventAttributes(v) => {
-                        2 + __fastrs::Msg::<ActivityTaskCanceledEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::TimerCanceledEventAttributes(v) => {
-                        2 + __fastrs::Msg::<TimerCanceledEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::MarkerRecordedEventAttributes(v) => {
-                        2 + __fastrs::Msg::<MarkerRecordedEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionSignaledEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionTerminatedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionCancelRequestedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionCanceledEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionContinuedAsNewEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                StartChildWorkflowExecutionInitiatedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                StartChildWorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionStartedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionCanceledEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionTimedOutEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionTerminatedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                SignalExternalWorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ExternalWorkflowExecutionSignaledEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                UpsertWorkflowSearchAttributesEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUpdateAcceptedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUpdateRejectedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUpdateCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowPropertiesModifiedExternallyEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ActivityPropertiesModifiedExternallyEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowPropertiesModifiedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUpdateAdmittedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::NexusOperationScheduledEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationScheduledEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::NexusOperationStartedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationStartedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::NexusOperationCompletedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::NexusOperationFailedEventAttributes(v) => {
-                        2 + __fastrs::Msg::<NexusOperationFailedEventAttributes>::size(v)
-                    }
-                    history_event::Attributes::NexusOperationCanceledEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCanceledEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::NexusOperationTimedOutEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationTimedOutEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCancelRequestedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionOptionsUpdatedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCancelRequestCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCancelRequestFailedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionPausedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionPausedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUnpausedEventAttributes,
-                            >::size(v)
-                    }
-                    history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                        v,
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                            >::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::sdk::v1::EventGroupMarker>,
-        >(&self.event_group_markers, &[0x82, 0x13], w);
-        if let ::core::option::Option::Some(v) = &self.principal {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Principal>,
-            >(v, &[0xfa, 0x12], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::common::v1::Link>,
-        >(&self.links, &[0xf2, 0x12], w);
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-            >(v, &[0xea, 0x12], w);
-        }
-        if self.worker_may_ignore {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.worker_may_ignore, &[0xe0, 0x12], w);
-        }
-        match &self.attributes {
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionStartedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
-                >(v, &[0x32], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionCompletedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
-                >(v, &[0x3a], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionFailedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
-                >(v, &[0x42], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
-                >(v, &[0x4a], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowTaskScheduledEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
-                >(v, &[0x52], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
-                >(v, &[0x5a], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowTaskCompletedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
-                >(v, &[0x62], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
-                >(v, &[0x6a], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
-                >(v, &[0x72], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ActivityTaskScheduledEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
-                >(v, &[0x7a], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ActivityTaskStartedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ActivityTaskStartedEventAttributes>,
-                >(v, &[0x82, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ActivityTaskCompletedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
-                >(v, &[0x8a, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ActivityTaskFailedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ActivityTaskFailedEventAttributes>,
-                >(v, &[0x92, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
-                >(v, &[0x9a, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::TimerStartedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<TimerStartedEventAttributes>,
-                >(v, &[0xa2, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::TimerFiredEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<TimerFiredEventAttributes>,
-                >(v, &[0xaa, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
-                >(v, &[0xb2, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
-                >(v, &[0xba, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::TimerCanceledEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<TimerCanceledEventAttributes>,
-                >(v, &[0xc2, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::MarkerRecordedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<MarkerRecordedEventAttributes>,
-                >(v, &[0xca, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionSignaledEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
-                >(v, &[0xd2, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
-                >(v, &[0xda, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionCancelRequestedEventAttributes>,
-                >(v, &[0xe2, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionCanceledEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
-                >(v, &[0xea, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                    >,
-                >(v, &[0xf2, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                    >,
-                >(v, &[0xfa, 0x01], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<
-                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                    >,
-                >(v, &[0x82, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionContinuedAsNewEventAttributes>,
-                >(v, &[0x8a, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<StartChildWorkflowExecutionInitiatedEventAttributes>,
-                >(v, &[0x92, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<StartChildWorkflowExecutionFailedEventAttributes>,
-                >(v, &[0x9a, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
-                >(v, &[0xa2, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ChildWorkflowExecutionCompletedEventAttributes>,
-                >(v, &[0xaa, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
-                >(v, &[0xb2, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
-                >(v, &[0xba, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
-                >(v, &[0xc2, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ChildWorkflowExecutionTerminatedEventAttributes>,
-                >(v, &[0xca, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                    >,
-                >(v, &[0xd2, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<SignalExternalWorkflowExecutionFailedEventAttributes>,
-                >(v, &[0xda, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ExternalWorkflowExecutionSignaledEventAttributes>,
-                >(v, &[0xe2, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
-                >(v, &[0xea, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionUpdateAcceptedEventAttributes>,
-                >(v, &[0xf2, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionUpdateRejectedEventAttributes>,
-                >(v, &[0xfa, 0x02], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionUpdateCompletedEventAttributes>,
-                >(v, &[0x82, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowPropertiesModifiedExternallyEventAttributes>,
-                >(v, &[0x8a, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<ActivityPropertiesModifiedExternallyEventAttributes>,
-                >(v, &[0x92, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
-                >(v, &[0x9a, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionUpdateAdmittedEventAttributes>,
-                >(v, &[0xa2, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::NexusOperationScheduledEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NexusOperationScheduledEventAttributes>,
-                >(v, &[0xaa, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::NexusOperationStartedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NexusOperationStartedEventAttributes>,
-                >(v, &[0xb2, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::NexusOperationCompletedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NexusOperationCompletedEventAttributes>,
-                >(v, &[0xba, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::NexusOperationFailedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NexusOperationFailedEventAttributes>,
-                >(v, &[0xc2, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::NexusOperationCanceledEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NexusOperationCanceledEventAttributes>,
-                >(v, &[0xca, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::NexusOperationTimedOutEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
-                >(v, &[0xd2, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
-                >(v, &[0xda, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionOptionsUpdatedEventAttributes>,
-                >(v, &[0xe2, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NexusOperationCancelRequestCompletedEventAttributes>,
-                >(v, &[0xea, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<NexusOperationCancelRequestFailedEventAttributes>,
-                >(v, &[0xf2, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionPausedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
-                >(v, &[0xfa, 0x03], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
-                >(v, &[0x82, 0x04], w);
-            }
-            ::core::option::Option::Some(
-                history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<
-                        WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                    >,
-                >(v, &[0x8a, 0x04], w);
-            }
-            _ => {}
-        }
-        if self.task_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.task_id, &[0x28], w);
-        }
-        if self.version != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.version, &[0x20], w);
-        }
-        if self.event_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::EventType>,
-            >(&self.event_type, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.event_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if self.event_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.event_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HistoryEvent, 70> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HistoryEvent {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HistoryEvent,
+            [__fastrs::table::Entry<HistoryEvent>; 70],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -12579,86 +8681,86 @@ impl ::fastrs::Message for HistoryEvent {
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x28, 0, ::fastrs::table_field!(HistoryEvent, task_id)),
                 __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::hooked(0x4a),
-                __fastrs::table::Entry::hooked(0x52),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked(0x72),
-                __fastrs::table::Entry::hooked(0x7a),
-                __fastrs::table::Entry::hooked(0x82),
-                __fastrs::table::Entry::hooked(0x8a),
-                __fastrs::table::Entry::hooked(0x92),
-                __fastrs::table::Entry::hooked(0x9a),
-                __fastrs::table::Entry::hooked(0xa2),
-                __fastrs::table::Entry::hooked(0xaa),
-                __fastrs::table::Entry::hooked(0xb2),
-                __fastrs::table::Entry::hooked(0xba),
-                __fastrs::table::Entry::hooked(0xc2),
-                __fastrs::table::Entry::hooked(0xca),
-                __fastrs::table::Entry::hooked(0xd2),
-                __fastrs::table::Entry::hooked(0xda),
-                __fastrs::table::Entry::hooked(0xe2),
-                __fastrs::table::Entry::hooked(0xea),
-                __fastrs::table::Entry::hooked(0xf2),
-                __fastrs::table::Entry::hooked(0xfa),
-                __fastrs::table::Entry::hooked(0x102),
-                __fastrs::table::Entry::hooked(0x10a),
-                __fastrs::table::Entry::hooked(0x112),
-                __fastrs::table::Entry::hooked(0x11a),
-                __fastrs::table::Entry::hooked(0x122),
-                __fastrs::table::Entry::hooked(0x12a),
-                __fastrs::table::Entry::hooked(0x132),
-                __fastrs::table::Entry::hooked(0x13a),
-                __fastrs::table::Entry::hooked(0x142),
-                __fastrs::table::Entry::hooked(0x14a),
-                __fastrs::table::Entry::hooked(0x152),
-                __fastrs::table::Entry::hooked(0x15a),
-                __fastrs::table::Entry::hooked(0x162),
-                __fastrs::table::Entry::hooked(0x16a),
-                __fastrs::table::Entry::hooked(0x172),
-                __fastrs::table::Entry::hooked(0x17a),
-                __fastrs::table::Entry::hooked(0x182),
-                __fastrs::table::Entry::hooked(0x18a),
-                __fastrs::table::Entry::hooked(0x192),
-                __fastrs::table::Entry::hooked(0x19a),
-                __fastrs::table::Entry::hooked(0x1a2),
-                __fastrs::table::Entry::hooked(0x1aa),
-                __fastrs::table::Entry::hooked(0x1b2),
-                __fastrs::table::Entry::hooked(0x1ba),
-                __fastrs::table::Entry::hooked(0x1c2),
-                __fastrs::table::Entry::hooked(0x1ca),
-                __fastrs::table::Entry::hooked(0x1d2),
-                __fastrs::table::Entry::hooked(0x1da),
-                __fastrs::table::Entry::hooked(0x1e2),
-                __fastrs::table::Entry::hooked(0x1ea),
-                __fastrs::table::Entry::hooked(0x1f2),
-                __fastrs::table::Entry::hooked(0x1fa),
-                __fastrs::table::Entry::hooked(0x202),
-                __fastrs::table::Entry::hooked(0x20a),
+                __fastrs::table::Entry::hooked_read(0x3a),
+                __fastrs::table::Entry::hooked_read(0x42),
+                __fastrs::table::Entry::hooked_read(0x4a),
+                __fastrs::table::Entry::hooked_read(0x52),
+                __fastrs::table::Entry::hooked_read(0x5a),
+                __fastrs::table::Entry::hooked_read(0x62),
+                __fastrs::table::Entry::hooked_read(0x6a),
+                __fastrs::table::Entry::hooked_read(0x72),
+                __fastrs::table::Entry::hooked_read(0x7a),
+                __fastrs::table::Entry::hooked_read(0x82),
+                __fastrs::table::Entry::hooked_read(0x8a),
+                __fastrs::table::Entry::hooked_read(0x92),
+                __fastrs::table::Entry::hooked_read(0x9a),
+                __fastrs::table::Entry::hooked_read(0xa2),
+                __fastrs::table::Entry::hooked_read(0xaa),
+                __fastrs::table::Entry::hooked_read(0xb2),
+                __fastrs::table::Entry::hooked_read(0xba),
+                __fastrs::table::Entry::hooked_read(0xc2),
+                __fastrs::table::Entry::hooked_read(0xca),
+                __fastrs::table::Entry::hooked_read(0xd2),
+                __fastrs::table::Entry::hooked_read(0xda),
+                __fastrs::table::Entry::hooked_read(0xe2),
+                __fastrs::table::Entry::hooked_read(0xea),
+                __fastrs::table::Entry::hooked_read(0xf2),
+                __fastrs::table::Entry::hooked_read(0xfa),
+                __fastrs::table::Entry::hooked_read(0x102),
+                __fastrs::table::Entry::hooked_read(0x10a),
+                __fastrs::table::Entry::hooked_read(0x112),
+                __fastrs::table::Entry::hooked_read(0x11a),
+                __fastrs::table::Entry::hooked_read(0x122),
+                __fastrs::table::Entry::hooked_read(0x12a),
+                __fastrs::table::Entry::hooked_read(0x132),
+                __fastrs::table::Entry::hooked_read(0x13a),
+                __fastrs::table::Entry::hooked_read(0x142),
+                __fastrs::table::Entry::hooked_read(0x14a),
+                __fastrs::table::Entry::hooked_read(0x152),
+                __fastrs::table::Entry::hooked_read(0x15a),
+                __fastrs::table::Entry::hooked_read(0x162),
+                __fastrs::table::Entry::hooked_read(0x16a),
+                __fastrs::table::Entry::hooked_read(0x172),
+                __fastrs::table::Entry::hooked_read(0x17a),
+                __fastrs::table::Entry::hooked_read(0x182),
+                __fastrs::table::Entry::hooked_read(0x18a),
+                __fastrs::table::Entry::hooked_read(0x192),
+                __fastrs::table::Entry::hooked_read(0x19a),
+                __fastrs::table::Entry::hooked_read(0x1a2),
+                __fastrs::table::Entry::hooked_read(0x1aa),
+                __fastrs::table::Entry::hooked_read(0x1b2),
+                __fastrs::table::Entry::hooked_read(0x1ba),
+                __fastrs::table::Entry::hooked_read(0x1c2),
+                __fastrs::table::Entry::hooked_read(0x1ca),
+                __fastrs::table::Entry::hooked_read(0x1d2),
+                __fastrs::table::Entry::hooked_read(0x1da),
+                __fastrs::table::Entry::hooked_read(0x1e2),
+                __fastrs::table::Entry::hooked_read(0x1ea),
+                __fastrs::table::Entry::hooked_read(0x1f2),
+                __fastrs::table::Entry::hooked_read(0x1fa),
+                __fastrs::table::Entry::hooked_read(0x202),
+                __fastrs::table::Entry::hooked_read(0x20a),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x960, 0, ::fastrs::table_field!(HistoryEvent, worker_may_ignore)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
+                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
                     >,
                 >(0x96a, 0, ::fastrs::table_field!(HistoryEvent, user_metadata)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::common::v1::Link>,
+                        __fastrs::table::Tab<super::super::common::v1::Link>,
                     >,
                 >(0x972, 0, ::fastrs::table_field!(HistoryEvent, links)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Principal>,
+                        __fastrs::table::Tab<super::super::common::v1::Principal>,
                     >,
                 >(0x97a, 0, ::fastrs::table_field!(HistoryEvent, principal)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::sdk::v1::EventGroupMarker>,
+                        __fastrs::table::Tab<super::super::sdk::v1::EventGroupMarker>,
                     >,
                 >(0x982, 0, ::fastrs::table_field!(HistoryEvent, event_group_markers)),
             ],
@@ -12670,41 +8772,8 @@ impl ::fastrs::Message for HistoryEvent {
             ],
             ::fastrs::table_field!(HistoryEvent, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.event_id = ::core::default::Default::default();
-        self.event_time = ::core::option::Option::None;
-        self.event_type = ::core::default::Default::default();
-        self.version = ::core::default::Default::default();
-        self.task_id = ::core::default::Default::default();
-        self.worker_may_ignore = ::core::default::Default::default();
-        self.user_metadata = ::core::option::Option::None;
-        self.links.clear();
-        self.principal = ::core::option::Option::None;
-        self.event_group_markers.clear();
-        self.attributes = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for HistoryEvent {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -14147,6 +10216,1104 @@ impl __fastrs::table::Hooks for HistoryEvent {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x32 => {
+                match &self.attributes {
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionStartedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                WorkflowExecutionStartedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                WorkflowExecutionCompletedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                WorkflowExecutionFailedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                WorkflowExecutionTimedOutEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskScheduledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                WorkflowTaskScheduledEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
+                    ) => 1 + __fastrs::Msg::<WorkflowTaskStartedEventAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                WorkflowTaskCompletedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
+                    ) => {
+                        1 + __fastrs::Msg::<WorkflowTaskTimedOutEventAttributes>::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
+                    ) => 1 + __fastrs::Msg::<WorkflowTaskFailedEventAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskScheduledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                ActivityTaskScheduledEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskStartedEventAttributes(v),
+                    ) => 2 + __fastrs::Msg::<ActivityTaskStartedEventAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ActivityTaskCompletedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskFailedEventAttributes(v),
+                    ) => 2 + __fastrs::Msg::<ActivityTaskFailedEventAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
+                    ) => {
+                        2 + __fastrs::Msg::<ActivityTaskTimedOutEventAttributes>::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::TimerStartedEventAttributes(v),
+                    ) => 2 + __fastrs::Msg::<TimerStartedEventAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        history_event::Attributes::TimerFiredEventAttributes(v),
+                    ) => 2 + __fastrs::Msg::<TimerFiredEventAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ActivityTaskCancelRequestedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
+                    ) => {
+                        2 + __fastrs::Msg::<ActivityTaskCanceledEventAttributes>::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::TimerCanceledEventAttributes(v),
+                    ) => 2 + __fastrs::Msg::<TimerCanceledEventAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        history_event::Attributes::MarkerRecordedEventAttributes(v),
+                    ) => 2 + __fastrs::Msg::<MarkerRecordedEventAttributes>::size(v),
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionSignaledEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionTerminatedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionCancelRequestedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionCanceledEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ExternalWorkflowExecutionCancelRequestedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionContinuedAsNewEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                StartChildWorkflowExecutionInitiatedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                StartChildWorkflowExecutionFailedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ChildWorkflowExecutionStartedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ChildWorkflowExecutionCompletedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ChildWorkflowExecutionFailedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ChildWorkflowExecutionCanceledEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ChildWorkflowExecutionTimedOutEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ChildWorkflowExecutionTerminatedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                SignalExternalWorkflowExecutionInitiatedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                SignalExternalWorkflowExecutionFailedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ExternalWorkflowExecutionSignaledEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                UpsertWorkflowSearchAttributesEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionUpdateAcceptedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionUpdateRejectedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionUpdateCompletedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowPropertiesModifiedExternallyEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                ActivityPropertiesModifiedExternallyEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowPropertiesModifiedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionUpdateAdmittedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationScheduledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                NexusOperationScheduledEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationStartedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                NexusOperationStartedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                NexusOperationCompletedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationFailedEventAttributes(v),
+                    ) => {
+                        2 + __fastrs::Msg::<NexusOperationFailedEventAttributes>::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCanceledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                NexusOperationCanceledEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationTimedOutEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                NexusOperationTimedOutEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                NexusOperationCancelRequestedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionOptionsUpdatedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                NexusOperationCancelRequestCompletedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                NexusOperationCancelRequestFailedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionPausedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionPausedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionUnpausedEventAttributes,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        2
+                            + __fastrs::Msg::<
+                                WorkflowExecutionTimeSkippingTransitionedEventAttributes,
+                            >::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x32 => {
+                match &self.attributes {
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionStartedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
+                        >(v, &[0x32], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
+                        >(v, &[0x3a], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
+                        >(v, &[0x42], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
+                        >(v, &[0x4a], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskScheduledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
+                        >(v, &[0x52], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
+                        >(v, &[0x5a], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
+                        >(v, &[0x62], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
+                        >(v, &[0x6a], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
+                        >(v, &[0x72], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskScheduledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
+                        >(v, &[0x7a], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskStartedEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ActivityTaskStartedEventAttributes>,
+                        >(v, &[0x82, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
+                        >(v, &[0x8a, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskFailedEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ActivityTaskFailedEventAttributes>,
+                        >(v, &[0x92, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
+                        >(v, &[0x9a, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::TimerStartedEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<TimerStartedEventAttributes>,
+                        >(v, &[0xa2, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::TimerFiredEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<TimerFiredEventAttributes>,
+                        >(v, &[0xaa, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
+                        >(v, &[0xb2, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
+                        >(v, &[0xba, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::TimerCanceledEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<TimerCanceledEventAttributes>,
+                        >(v, &[0xc2, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::MarkerRecordedEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<MarkerRecordedEventAttributes>,
+                        >(v, &[0xca, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
+                        >(v, &[0xd2, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
+                        >(v, &[0xda, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                WorkflowExecutionCancelRequestedEventAttributes,
+                            >,
+                        >(v, &[0xe2, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
+                        >(v, &[0xea, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+                            >,
+                        >(v, &[0xf2, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
+                            >,
+                        >(v, &[0xfa, 0x01], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                ExternalWorkflowExecutionCancelRequestedEventAttributes,
+                            >,
+                        >(v, &[0x82, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionContinuedAsNewEventAttributes>,
+                        >(v, &[0x8a, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                StartChildWorkflowExecutionInitiatedEventAttributes,
+                            >,
+                        >(v, &[0x92, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                StartChildWorkflowExecutionFailedEventAttributes,
+                            >,
+                        >(v, &[0x9a, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
+                        >(v, &[0xa2, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ChildWorkflowExecutionCompletedEventAttributes>,
+                        >(v, &[0xaa, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
+                        >(v, &[0xb2, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
+                        >(v, &[0xba, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
+                        >(v, &[0xc2, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                ChildWorkflowExecutionTerminatedEventAttributes,
+                            >,
+                        >(v, &[0xca, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                SignalExternalWorkflowExecutionInitiatedEventAttributes,
+                            >,
+                        >(v, &[0xd2, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                SignalExternalWorkflowExecutionFailedEventAttributes,
+                            >,
+                        >(v, &[0xda, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                ExternalWorkflowExecutionSignaledEventAttributes,
+                            >,
+                        >(v, &[0xe2, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
+                        >(v, &[0xea, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionUpdateAcceptedEventAttributes>,
+                        >(v, &[0xf2, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionUpdateRejectedEventAttributes>,
+                        >(v, &[0xfa, 0x02], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                WorkflowExecutionUpdateCompletedEventAttributes,
+                            >,
+                        >(v, &[0x82, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                WorkflowPropertiesModifiedExternallyEventAttributes,
+                            >,
+                        >(v, &[0x8a, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                ActivityPropertiesModifiedExternallyEventAttributes,
+                            >,
+                        >(v, &[0x92, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
+                        >(v, &[0x9a, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionUpdateAdmittedEventAttributes>,
+                        >(v, &[0xa2, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationScheduledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NexusOperationScheduledEventAttributes>,
+                        >(v, &[0xaa, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationStartedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NexusOperationStartedEventAttributes>,
+                        >(v, &[0xb2, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NexusOperationCompletedEventAttributes>,
+                        >(v, &[0xba, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationFailedEventAttributes(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NexusOperationFailedEventAttributes>,
+                        >(v, &[0xc2, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCanceledEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NexusOperationCanceledEventAttributes>,
+                        >(v, &[0xca, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationTimedOutEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
+                        >(v, &[0xd2, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
+                        >(v, &[0xda, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionOptionsUpdatedEventAttributes>,
+                        >(v, &[0xe2, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                NexusOperationCancelRequestCompletedEventAttributes,
+                            >,
+                        >(v, &[0xea, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                NexusOperationCancelRequestFailedEventAttributes,
+                            >,
+                        >(v, &[0xf2, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionPausedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
+                        >(v, &[0xfa, 0x03], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
+                        >(v, &[0x82, 0x04], w);
+                    }
+                    ::core::option::Option::Some(
+                        history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<
+                                WorkflowExecutionTimeSkippingTransitionedEventAttributes,
+                            >,
+                        >(v, &[0x8a, 0x04], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x32 => self.attributes = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`HistoryEvent`].
 pub mod history_event {
@@ -14321,38 +11488,20 @@ pub struct History {
 impl ::fastrs::Message for History {
     const FULL_NAME: &'static str = "temporal.api.history.v1.History";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<HistoryEvent>,
-            >(&self.events, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<HistoryEvent>,
-        >(&self.events, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<History, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<HistoryEvent>>,
-                >(0x0a, 0, ::fastrs::table_field!(History, events)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(History, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.events.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -14370,4 +11519,22 @@ impl ::fastrs::Message for History {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for History {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            History,
+            [__fastrs::table::Entry<History>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<HistoryEvent>>,
+                >(0x0a, 0, ::fastrs::table_field!(History, events)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(History, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceInfo {
     pub name: ::fastrs::alloc::string::String,
@@ -30,83 +29,45 @@ pub struct NamespaceInfo {
 impl ::fastrs::Message for NamespaceInfo {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::NamespaceState,
-                    >::size(&self.state);
-        }
-        if !self.description.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.description);
-        }
-        if !self.owner_email.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.owner_email);
-        }
-        n += __fastrs::size_map::<__fastrs::Str, __fastrs::Str>(self.data.iter(), 1);
-        if !self.id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.id);
-        }
-        if let ::core::option::Option::Some(v) = &self.capabilities {
-            n += 1 + __fastrs::Msg::<namespace_info::Capabilities>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.limits {
-            n += 1 + __fastrs::Msg::<namespace_info::Limits>::size(v);
-        }
-        if self.supports_schedules {
-            n += 2 + __fastrs::Bool::size(&self.supports_schedules);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.supports_schedules {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.supports_schedules, &[0xa0, 0x06], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.limits {
-            __fastrs::compact::write::<
-                __fastrs::Msg<namespace_info::Limits>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.capabilities {
-            __fastrs::compact::write::<
-                __fastrs::Msg<namespace_info::Capabilities>,
-            >(v, &[0x3a], w);
-        }
-        if !self.id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.id, &[0x32], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.data.iter(), &[0x2a], w);
-        if !self.owner_email.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.owner_email, &[0x22], w);
-        }
-        if !self.description.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.description, &[0x1a], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-            >(&self.state, &[0x10], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceInfo, 9> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NamespaceInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NamespaceInfo,
+            [__fastrs::table::Entry<NamespaceInfo>; 9],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -128,11 +89,13 @@ impl ::fastrs::Message for NamespaceInfo {
                 >(0x32, 0, ::fastrs::table_field!(NamespaceInfo, id)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<namespace_info::Capabilities>,
+                        __fastrs::table::Tab<namespace_info::Capabilities>,
                     >,
                 >(0x3a, 0, ::fastrs::table_field!(NamespaceInfo, capabilities)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<namespace_info::Limits>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<namespace_info::Limits>,
+                    >,
                 >(0x42, 0, ::fastrs::table_field!(NamespaceInfo, limits)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
@@ -141,39 +104,8 @@ impl ::fastrs::Message for NamespaceInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(NamespaceInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.name.clear();
-        self.state = ::core::default::Default::default();
-        self.description.clear();
-        self.owner_email.clear();
-        self.data.clear();
-        self.id.clear();
-        self.capabilities = ::core::option::Option::None;
-        self.limits = ::core::option::Option::None;
-        self.supports_schedules = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for NamespaceInfo {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -201,11 +133,35 @@ impl __fastrs::table::Hooks for NamespaceInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x2a => {
+                __fastrs::size_map::<__fastrs::Str, __fastrs::Str>(self.data.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x2a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.data.iter(), &[0x2a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x2a => self.data.clear(),
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`NamespaceInfo`].
 pub mod namespace_info {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// Namespace capability details. Should contain what features are enabled in a namespace.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Capabilities {
@@ -254,162 +210,45 @@ pub mod namespace_info {
     impl ::fastrs::Message for Capabilities {
         const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceInfo.Capabilities";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.eager_workflow_start {
-                n += 1 + __fastrs::Bool::size(&self.eager_workflow_start);
-            }
-            if self.sync_update {
-                n += 1 + __fastrs::Bool::size(&self.sync_update);
-            }
-            if self.async_update {
-                n += 1 + __fastrs::Bool::size(&self.async_update);
-            }
-            if self.worker_heartbeats {
-                n += 1 + __fastrs::Bool::size(&self.worker_heartbeats);
-            }
-            if self.reported_problems_search_attribute {
-                n += 1 + __fastrs::Bool::size(&self.reported_problems_search_attribute);
-            }
-            if self.workflow_pause {
-                n += 1 + __fastrs::Bool::size(&self.workflow_pause);
-            }
-            if self.standalone_activities {
-                n += 1 + __fastrs::Bool::size(&self.standalone_activities);
-            }
-            if self.worker_poll_complete_on_shutdown {
-                n += 1 + __fastrs::Bool::size(&self.worker_poll_complete_on_shutdown);
-            }
-            if self.poller_autoscaling {
-                n += 1 + __fastrs::Bool::size(&self.poller_autoscaling);
-            }
-            if self.worker_commands {
-                n += 1 + __fastrs::Bool::size(&self.worker_commands);
-            }
-            if self.standalone_nexus_operation {
-                n += 1 + __fastrs::Bool::size(&self.standalone_nexus_operation);
-            }
-            if self.workflow_update_callbacks {
-                n += 1 + __fastrs::Bool::size(&self.workflow_update_callbacks);
-            }
-            if self.poller_autoscaling_auto_enroll {
-                n += 1 + __fastrs::Bool::size(&self.poller_autoscaling_auto_enroll);
-            }
-            if self.workflow_task_completion_pagination {
-                n += 1 + __fastrs::Bool::size(&self.workflow_task_completion_pagination);
-            }
-            if self.standalone_activity_start_delay {
-                n += 1 + __fastrs::Bool::size(&self.standalone_activity_start_delay);
-            }
-            if self.standalone_activity_batch_operations {
-                n
-                    += 2
-                        + __fastrs::Bool::size(
-                            &self.standalone_activity_batch_operations,
-                        );
-            }
-            if self.standalone_activity_operator_commands {
-                n
-                    += 2
-                        + __fastrs::Bool::size(
-                            &self.standalone_activity_operator_commands,
-                        );
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.standalone_activity_operator_commands {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.standalone_activity_operator_commands, &[0x88, 0x01], w);
-            }
-            if self.standalone_activity_batch_operations {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.standalone_activity_batch_operations, &[0x80, 0x01], w);
-            }
-            if self.standalone_activity_start_delay {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.standalone_activity_start_delay, &[0x78], w);
-            }
-            if self.workflow_task_completion_pagination {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.workflow_task_completion_pagination, &[0x70], w);
-            }
-            if self.poller_autoscaling_auto_enroll {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.poller_autoscaling_auto_enroll, &[0x68], w);
-            }
-            if self.workflow_update_callbacks {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.workflow_update_callbacks, &[0x60], w);
-            }
-            if self.standalone_nexus_operation {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.standalone_nexus_operation, &[0x58], w);
-            }
-            if self.worker_commands {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.worker_commands, &[0x50], w);
-            }
-            if self.poller_autoscaling {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.poller_autoscaling, &[0x48], w);
-            }
-            if self.worker_poll_complete_on_shutdown {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.worker_poll_complete_on_shutdown, &[0x40], w);
-            }
-            if self.standalone_activities {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.standalone_activities, &[0x38], w);
-            }
-            if self.workflow_pause {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.workflow_pause, &[0x30], w);
-            }
-            if self.reported_problems_search_attribute {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.reported_problems_search_attribute, &[0x28], w);
-            }
-            if self.worker_heartbeats {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.worker_heartbeats, &[0x20], w);
-            }
-            if self.async_update {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.async_update, &[0x18], w);
-            }
-            if self.sync_update {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.sync_update, &[0x10], w);
-            }
-            if self.eager_workflow_start {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.eager_workflow_start, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Capabilities, 17> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Capabilities {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Capabilities,
+                [__fastrs::table::Entry<Capabilities>; 17],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Bool>,
@@ -524,44 +363,8 @@ pub mod namespace_info {
                 &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
                 ::fastrs::table_field!(Capabilities, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.eager_workflow_start = ::core::default::Default::default();
-            self.sync_update = ::core::default::Default::default();
-            self.async_update = ::core::default::Default::default();
-            self.worker_heartbeats = ::core::default::Default::default();
-            self.reported_problems_search_attribute = ::core::default::Default::default();
-            self.workflow_pause = ::core::default::Default::default();
-            self.standalone_activities = ::core::default::Default::default();
-            self.worker_poll_complete_on_shutdown = ::core::default::Default::default();
-            self.poller_autoscaling = ::core::default::Default::default();
-            self.worker_commands = ::core::default::Default::default();
-            self.standalone_nexus_operation = ::core::default::Default::default();
-            self.workflow_update_callbacks = ::core::default::Default::default();
-            self.poller_autoscaling_auto_enroll = ::core::default::Default::default();
-            self.workflow_task_completion_pagination = ::core::default::Default::default();
-            self.standalone_activity_start_delay = ::core::default::Default::default();
-            self.standalone_activity_batch_operations = ::core::default::Default::default();
-            self.standalone_activity_operator_commands = ::core::default::Default::default();
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Limits {
@@ -578,51 +381,20 @@ pub mod namespace_info {
     impl ::fastrs::Message for Limits {
         const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceInfo.Limits";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.blob_size_limit_error != 0 {
-                n += 1 + __fastrs::Int64::size(&self.blob_size_limit_error);
-            }
-            if self.memo_size_limit_error != 0 {
-                n += 1 + __fastrs::Int64::size(&self.memo_size_limit_error);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.memo_size_limit_error != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::Int64,
-                >(&self.memo_size_limit_error, &[0x10], w);
-            }
-            if self.blob_size_limit_error != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::Int64,
-                >(&self.blob_size_limit_error, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Limits, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x08, 0, ::fastrs::table_field!(Limits, blob_size_limit_error)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x10, 0, ::fastrs::table_field!(Limits, memo_size_limit_error)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Limits, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.blob_size_limit_error = ::core::default::Default::default();
-            self.memo_size_limit_error = ::core::default::Default::default();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -640,6 +412,27 @@ pub mod namespace_info {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Limits {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Limits,
+                [__fastrs::table::Entry<Limits>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Int64>,
+                    >(0x08, 0, ::fastrs::table_field!(Limits, blob_size_limit_error)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Int64>,
+                    >(0x10, 0, ::fastrs::table_field!(Limits, memo_size_limit_error)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(Limits, unknown_fields),
+            );
+            &TABLE
+        };
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -670,81 +463,45 @@ pub struct NamespaceConfig {
 impl ::fastrs::Message for NamespaceConfig {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_retention_ttl {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.bad_binaries {
-            n += 1 + __fastrs::Msg::<BadBinaries>::size(v);
-        }
-        if self.history_archival_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ArchivalState,
-                    >::size(&self.history_archival_state);
-        }
-        if !self.history_archival_uri.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.history_archival_uri);
-        }
-        if self.visibility_archival_state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ArchivalState,
-                    >::size(&self.visibility_archival_state);
-        }
-        if !self.visibility_archival_uri.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.visibility_archival_uri);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.custom_search_attribute_aliases.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.custom_search_attribute_aliases.iter(), &[0x3a], w);
-        if !self.visibility_archival_uri.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.visibility_archival_uri, &[0x32], w);
-        }
-        if self.visibility_archival_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ArchivalState>,
-            >(&self.visibility_archival_state, &[0x28], w);
-        }
-        if !self.history_archival_uri.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.history_archival_uri, &[0x22], w);
-        }
-        if self.history_archival_state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ArchivalState>,
-            >(&self.history_archival_state, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.bad_binaries {
-            __fastrs::compact::write::<__fastrs::Msg<BadBinaries>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_retention_ttl {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceConfig, 7> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NamespaceConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NamespaceConfig,
+            [__fastrs::table::Entry<NamespaceConfig>; 7],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -758,7 +515,7 @@ impl ::fastrs::Message for NamespaceConfig {
                     ),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BadBinaries>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<BadBinaries>>,
                 >(0x12, 0, ::fastrs::table_field!(NamespaceConfig, bad_binaries)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -797,37 +554,8 @@ impl ::fastrs::Message for NamespaceConfig {
             &[0, 1, 2, 3, 4, 5, 6, 7],
             ::fastrs::table_field!(NamespaceConfig, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.workflow_execution_retention_ttl = ::core::option::Option::None;
-        self.bad_binaries = ::core::option::Option::None;
-        self.history_archival_state = ::core::default::Default::default();
-        self.history_archival_uri.clear();
-        self.visibility_archival_state = ::core::default::Default::default();
-        self.visibility_archival_uri.clear();
-        self.custom_search_attribute_aliases.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for NamespaceConfig {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -855,6 +583,34 @@ impl __fastrs::table::Hooks for NamespaceConfig {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x3a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.custom_search_attribute_aliases.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x3a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.custom_search_attribute_aliases.iter(), &[0x3a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x3a => self.custom_search_attribute_aliases.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct BadBinaries {
@@ -869,36 +625,20 @@ pub struct BadBinaries {
 impl ::fastrs::Message for BadBinaries {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.BadBinaries";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<BadBinaryInfo>,
-            >(self.binaries.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<BadBinaryInfo>,
-        >(self.binaries.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BadBinaries, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(BadBinaries, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.binaries.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -918,7 +658,18 @@ impl ::fastrs::Message for BadBinaries {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for BadBinaries {
+impl __fastrs::table::Tabled for BadBinaries {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BadBinaries,
+            [__fastrs::table::Entry<BadBinaries>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(BadBinaries, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -946,6 +697,34 @@ impl __fastrs::table::Hooks for BadBinaries {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<BadBinaryInfo>,
+                >(self.binaries.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<BadBinaryInfo>,
+                >(self.binaries.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.binaries.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct BadBinaryInfo {
@@ -959,61 +738,20 @@ pub struct BadBinaryInfo {
 impl ::fastrs::Message for BadBinaryInfo {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.BadBinaryInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        if !self.operator.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operator);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if !self.operator.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operator, &[0x12], w);
-        }
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BadBinaryInfo, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BadBinaryInfo, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(BadBinaryInfo, operator)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(BadBinaryInfo, create_time)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(BadBinaryInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.reason.clear();
-        self.operator.clear();
-        self.create_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1031,6 +769,32 @@ impl ::fastrs::Message for BadBinaryInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BadBinaryInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BadBinaryInfo,
+            [__fastrs::table::Entry<BadBinaryInfo>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(BadBinaryInfo, reason)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(BadBinaryInfo, operator)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(BadBinaryInfo, create_time)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(BadBinaryInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateNamespaceInfo {
@@ -1056,72 +820,20 @@ pub struct UpdateNamespaceInfo {
 impl ::fastrs::Message for UpdateNamespaceInfo {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.UpdateNamespaceInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.description.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.description);
-        }
-        if !self.owner_email.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.owner_email);
-        }
-        n += __fastrs::size_map::<__fastrs::Str, __fastrs::Str>(self.data.iter(), 1);
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::NamespaceState,
-                    >::size(&self.state);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-            >(&self.state, &[0x20], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.data.iter(), &[0x1a], w);
-        if !self.owner_email.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.owner_email, &[0x12], w);
-        }
-        if !self.description.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.description, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNamespaceInfo, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNamespaceInfo, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(UpdateNamespaceInfo, owner_email)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-                    >,
-                >(0x20, 0, ::fastrs::table_field!(UpdateNamespaceInfo, state)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(UpdateNamespaceInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.description.clear();
-        self.owner_email.clear();
-        self.data.clear();
-        self.state = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1141,7 +853,31 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for UpdateNamespaceInfo {
+impl __fastrs::table::Tabled for UpdateNamespaceInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            UpdateNamespaceInfo,
+            [__fastrs::table::Entry<UpdateNamespaceInfo>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(UpdateNamespaceInfo, description)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(UpdateNamespaceInfo, owner_email)),
+                __fastrs::table::Entry::hooked(0x1a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
+                    >,
+                >(0x20, 0, ::fastrs::table_field!(UpdateNamespaceInfo, state)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(UpdateNamespaceInfo, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1169,6 +905,31 @@ impl __fastrs::table::Hooks for UpdateNamespaceInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x1a => {
+                __fastrs::size_map::<__fastrs::Str, __fastrs::Str>(self.data.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x1a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.data.iter(), &[0x1a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x1a => self.data.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceFilter {
@@ -1183,39 +944,20 @@ pub struct NamespaceFilter {
 impl ::fastrs::Message for NamespaceFilter {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceFilter";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.include_deleted {
-            n += 1 + __fastrs::Bool::size(&self.include_deleted);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.include_deleted {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.include_deleted, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceFilter, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(NamespaceFilter, include_deleted)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NamespaceFilter, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.include_deleted = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1233,4 +975,22 @@ impl ::fastrs::Message for NamespaceFilter {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NamespaceFilter {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NamespaceFilter,
+            [__fastrs::table::Entry<NamespaceFilter>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x08, 0, ::fastrs::table_field!(NamespaceFilter, include_deleted)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(NamespaceFilter, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -34,36 +34,10 @@ impl ::fastrs::Message for Failure {
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Failure, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Failure, message)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(Failure, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(Failure, stack_trace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::alloc::boxed::Box<Failure>>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(Failure, cause)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Failure, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.message.clear();
-        self.metadata.clear();
-        self.details.clear();
-        self.stack_trace.clear();
-        self.cause = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -83,7 +57,32 @@ impl ::fastrs::Message for Failure {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Failure {
+impl __fastrs::table::Tabled for Failure {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Failure,
+            [__fastrs::table::Entry<Failure>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Failure, message)),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x1a, 0, ::fastrs::table_field!(Failure, details)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x22, 0, ::fastrs::table_field!(Failure, stack_trace)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::TabBox<Failure>>,
+                >(0x2a, 0, ::fastrs::table_field!(Failure, cause)),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(Failure, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -109,6 +108,34 @@ impl __fastrs::table::Hooks for Failure {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.metadata.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.metadata.iter(), &[0x12], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.metadata.clear(),
+            _ => {}
         }
     }
 }
@@ -171,69 +198,20 @@ pub struct HandlerError {
 impl ::fastrs::Message for HandlerError {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.HandlerError";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.error_type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.error_type);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<Failure>::size(v);
-        }
-        if self.retry_behavior.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                    >::size(&self.retry_behavior);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.retry_behavior.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                >,
-            >(&self.retry_behavior, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<__fastrs::Msg<Failure>>(v, &[0x12], w);
-        }
-        if !self.error_type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.error_type, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<HandlerError, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HandlerError, error_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Failure>>,
-                >(0x12, 0, ::fastrs::table_field!(HandlerError, failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                        >,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(HandlerError, retry_behavior)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(HandlerError, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.error_type.clear();
-        self.failure = ::core::option::Option::None;
-        self.retry_behavior = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -251,6 +229,34 @@ impl ::fastrs::Message for HandlerError {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for HandlerError {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            HandlerError,
+            [__fastrs::table::Entry<HandlerError>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(HandlerError, error_type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Failure>>,
+                >(0x12, 0, ::fastrs::table_field!(HandlerError, failure)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<
+                            super::super::enums::v1::NexusHandlerErrorRetryBehavior,
+                        >,
+                    >,
+                >(0x18, 0, ::fastrs::table_field!(HandlerError, retry_behavior)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(HandlerError, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UnsuccessfulOperationError {
@@ -264,51 +270,20 @@ pub struct UnsuccessfulOperationError {
 impl ::fastrs::Message for UnsuccessfulOperationError {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.UnsuccessfulOperationError";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.operation_state.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_state);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<Failure>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<__fastrs::Msg<Failure>>(v, &[0x12], w);
-        }
-        if !self.operation_state.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_state, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UnsuccessfulOperationError, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UnsuccessfulOperationError, operation_state),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Failure>>,
-                >(0x12, 0, ::fastrs::table_field!(UnsuccessfulOperationError, failure)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UnsuccessfulOperationError, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.operation_state.clear();
-        self.failure = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -326,6 +301,31 @@ impl ::fastrs::Message for UnsuccessfulOperationError {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for UnsuccessfulOperationError {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            UnsuccessfulOperationError,
+            [__fastrs::table::Entry<UnsuccessfulOperationError>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(UnsuccessfulOperationError, operation_state),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Failure>>,
+                >(0x12, 0, ::fastrs::table_field!(UnsuccessfulOperationError, failure)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(UnsuccessfulOperationError, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Link {
@@ -339,47 +339,20 @@ pub struct Link {
 impl ::fastrs::Message for Link {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.Link";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.url.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.url);
-        }
-        if !self.r#type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.r#type);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.r#type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.r#type, &[0x12], w);
-        }
-        if !self.url.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.url, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Link, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Link, url)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Link, r#type)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Link, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.url.clear();
-        self.r#type.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -397,6 +370,24 @@ impl ::fastrs::Message for Link {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Link {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Link, [__fastrs::table::Entry<Link>; 2]> = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Link, url)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Link, r#type)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Link, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A request to start an operation.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -425,100 +416,20 @@ pub struct StartOperationRequest {
 impl ::fastrs::Message for StartOperationRequest {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.StartOperationRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.service);
-        }
-        if !self.operation.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        if !self.callback.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.callback);
-        }
-        if let ::core::option::Option::Some(v) = &self.payload {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.callback_header.iter(), 1);
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Link>>(&self.links, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Link>,
-        >(&self.links, &[0x3a], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.callback_header.iter(), &[0x32], w);
-        if let ::core::option::Option::Some(v) = &self.payload {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(v, &[0x2a], w);
-        }
-        if !self.callback.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.callback, &[0x22], w);
-        }
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if !self.operation.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation, &[0x12], w);
-        }
-        if !self.service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartOperationRequest, 7> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StartOperationRequest, service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StartOperationRequest, operation)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(StartOperationRequest, request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(StartOperationRequest, callback)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(StartOperationRequest, payload)),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Link>>,
-                >(0x3a, 0, ::fastrs::table_field!(StartOperationRequest, links)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(StartOperationRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.service.clear();
-        self.operation.clear();
-        self.request_id.clear();
-        self.callback.clear();
-        self.payload = ::core::option::Option::None;
-        self.callback_header.clear();
-        self.links.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -538,7 +449,40 @@ impl ::fastrs::Message for StartOperationRequest {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for StartOperationRequest {
+impl __fastrs::table::Tabled for StartOperationRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StartOperationRequest,
+            [__fastrs::table::Entry<StartOperationRequest>; 7],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(StartOperationRequest, service)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(StartOperationRequest, operation)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(StartOperationRequest, request_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x22, 0, ::fastrs::table_field!(StartOperationRequest, callback)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
+                    >,
+                >(0x2a, 0, ::fastrs::table_field!(StartOperationRequest, payload)),
+                __fastrs::table::Entry::hooked(0x32),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Link>>,
+                >(0x3a, 0, ::fastrs::table_field!(StartOperationRequest, links)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7],
+            ::fastrs::table_field!(StartOperationRequest, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -566,6 +510,34 @@ impl __fastrs::table::Hooks for StartOperationRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x32 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.callback_header.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x32 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.callback_header.iter(), &[0x32], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x32 => self.callback_header.clear(),
+            _ => {}
+        }
+    }
 }
 /// A request to cancel an operation.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -588,42 +560,45 @@ pub struct CancelOperationRequest {
 impl ::fastrs::Message for CancelOperationRequest {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.CancelOperationRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.service);
-        }
-        if !self.operation.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation);
-        }
-        if !self.operation_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_id);
-        }
-        if !self.operation_token.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_token);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.operation_token.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_token, &[0x22], w);
-        }
-        if !self.operation_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_id, &[0x1a], w);
-        }
-        if !self.operation.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation, &[0x12], w);
-        }
-        if !self.service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelOperationRequest, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CancelOperationRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CancelOperationRequest,
+            [__fastrs::table::Entry<CancelOperationRequest>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -645,31 +620,8 @@ impl ::fastrs::Message for CancelOperationRequest {
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(CancelOperationRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.service.clear();
-        self.operation.clear();
-        self.operation_id.clear();
-        self.operation_token.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// A Nexus request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -696,97 +648,20 @@ pub struct Request {
 impl ::fastrs::Message for Request {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.Request";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::size_map::<__fastrs::Str, __fastrs::Str>(self.header.iter(), 1);
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.endpoint.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.endpoint);
-        }
-        if let ::core::option::Option::Some(v) = &self.capabilities {
-            n += 2 + __fastrs::Msg::<request::Capabilities>::size(v);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.variant {
-            n
-                += match oneof {
-                    request::Variant::StartOperation(v) => {
-                        1 + __fastrs::Msg::<StartOperationRequest>::size(v)
-                    }
-                    request::Variant::CancelOperation(v) => {
-                        1 + __fastrs::Msg::<CancelOperationRequest>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.capabilities {
-            __fastrs::compact::write::<
-                __fastrs::Msg<request::Capabilities>,
-            >(v, &[0xa2, 0x06], w);
-        }
-        if !self.endpoint.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.endpoint, &[0x52], w);
-        }
-        match &self.variant {
-            ::core::option::Option::Some(request::Variant::StartOperation(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<StartOperationRequest>,
-                >(v, &[0x1a], w);
-            }
-            ::core::option::Option::Some(request::Variant::CancelOperation(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<CancelOperationRequest>,
-                >(v, &[0x22], w);
-            }
-            _ => {}
-        }
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.header.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Request, 6> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(Request, scheduled_time)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(Request, endpoint)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<request::Capabilities>>,
-                >(0x322, 0, ::fastrs::table_field!(Request, capabilities)),
-            ],
-            &[0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5],
-            ::fastrs::table_field!(Request, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.header.clear();
-        self.scheduled_time = ::core::option::Option::None;
-        self.endpoint.clear();
-        self.capabilities = ::core::option::Option::None;
-        self.variant = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -806,7 +681,35 @@ impl ::fastrs::Message for Request {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Request {
+impl __fastrs::table::Tabled for Request {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Request,
+            [__fastrs::table::Entry<Request>; 6],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(Request, scheduled_time)),
+                __fastrs::table::Entry::hooked(0x1a),
+                __fastrs::table::Entry::hooked_read(0x22),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x52, 0, ::fastrs::table_field!(Request, endpoint)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<request::Capabilities>,
+                    >,
+                >(0x322, 0, ::fastrs::table_field!(Request, capabilities)),
+            ],
+            &[0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5],
+            ::fastrs::table_field!(Request, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -876,11 +779,66 @@ impl __fastrs::table::Hooks for Request {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<__fastrs::Str, __fastrs::Str>(self.header.iter(), 1)
+            }
+            0x1a => {
+                match &self.variant {
+                    ::core::option::Option::Some(request::Variant::StartOperation(v)) => {
+                        1 + __fastrs::Msg::<StartOperationRequest>::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        request::Variant::CancelOperation(v),
+                    ) => 1 + __fastrs::Msg::<CancelOperationRequest>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.header.iter(), &[0x0a], w)
+            }
+            0x1a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        request::Variant::StartOperation(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<StartOperationRequest>,
+                        >(v, &[0x1a], w);
+                    }
+                    ::core::option::Option::Some(
+                        request::Variant::CancelOperation(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<CancelOperationRequest>,
+                        >(v, &[0x22], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.header.clear(),
+            0x1a => self.variant = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Request`].
 pub mod request {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Variant {
         StartOperation(super::StartOperationRequest),
@@ -898,43 +856,20 @@ pub mod request {
     impl ::fastrs::Message for Capabilities {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.Request.Capabilities";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.temporal_failure_responses {
-                n += 1 + __fastrs::Bool::size(&self.temporal_failure_responses);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.temporal_failure_responses {
-                __fastrs::compact::write::<
-                    __fastrs::Bool,
-                >(&self.temporal_failure_responses, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Capabilities, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(Capabilities, temporal_failure_responses),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(Capabilities, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.temporal_failure_responses = ::core::default::Default::default();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -953,6 +888,28 @@ pub mod request {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Capabilities {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Capabilities,
+                [__fastrs::table::Entry<Capabilities>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Bool>,
+                    >(
+                        0x08,
+                        0,
+                        ::fastrs::table_field!(Capabilities, temporal_failure_responses),
+                    ),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(Capabilities, unknown_fields),
+            );
+            &TABLE
+        };
+    }
 }
 /// Response variant for StartOperationRequest.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -965,80 +922,20 @@ pub struct StartOperationResponse {
 impl ::fastrs::Message for StartOperationResponse {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.StartOperationResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.variant {
-            n
-                += match oneof {
-                    start_operation_response::Variant::SyncSuccess(v) => {
-                        1 + __fastrs::Msg::<start_operation_response::Sync>::size(v)
-                    }
-                    start_operation_response::Variant::AsyncSuccess(v) => {
-                        1 + __fastrs::Msg::<start_operation_response::Async>::size(v)
-                    }
-                    start_operation_response::Variant::OperationError(v) => {
-                        1 + __fastrs::Msg::<UnsuccessfulOperationError>::size(v)
-                    }
-                    start_operation_response::Variant::Failure(v) => {
-                        1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.variant {
-            ::core::option::Option::Some(
-                start_operation_response::Variant::SyncSuccess(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<start_operation_response::Sync>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(
-                start_operation_response::Variant::AsyncSuccess(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<start_operation_response::Async>,
-                >(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(
-                start_operation_response::Variant::OperationError(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<UnsuccessfulOperationError>,
-                >(v, &[0x1a], w);
-            }
-            ::core::option::Option::Some(
-                start_operation_response::Variant::Failure(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                >(v, &[0x22], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StartOperationResponse, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(StartOperationResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.variant = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1058,7 +955,23 @@ impl ::fastrs::Message for StartOperationResponse {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for StartOperationResponse {
+impl __fastrs::table::Tabled for StartOperationResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StartOperationResponse,
+            [__fastrs::table::Entry<StartOperationResponse>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+                __fastrs::table::Entry::hooked_read(0x22),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(StartOperationResponse, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1153,11 +1066,76 @@ impl __fastrs::table::Hooks for StartOperationResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        start_operation_response::Variant::SyncSuccess(v),
+                    ) => 1 + __fastrs::Msg::<start_operation_response::Sync>::size(v),
+                    ::core::option::Option::Some(
+                        start_operation_response::Variant::AsyncSuccess(v),
+                    ) => 1 + __fastrs::Msg::<start_operation_response::Async>::size(v),
+                    ::core::option::Option::Some(
+                        start_operation_response::Variant::OperationError(v),
+                    ) => 1 + __fastrs::Msg::<UnsuccessfulOperationError>::size(v),
+                    ::core::option::Option::Some(
+                        start_operation_response::Variant::Failure(v),
+                    ) => 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        start_operation_response::Variant::SyncSuccess(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<start_operation_response::Sync>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        start_operation_response::Variant::AsyncSuccess(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<start_operation_response::Async>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        start_operation_response::Variant::OperationError(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<UnsuccessfulOperationError>,
+                        >(v, &[0x1a], w);
+                    }
+                    ::core::option::Option::Some(
+                        start_operation_response::Variant::Failure(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::super::failure::v1::Failure>,
+                        >(v, &[0x22], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.variant = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`StartOperationResponse`].
 pub mod start_operation_response {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Variant {
         SyncSuccess(Sync),
@@ -1182,56 +1160,20 @@ pub mod start_operation_response {
     impl ::fastrs::Message for Sync {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.StartOperationResponse.Sync";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if let ::core::option::Option::Some(v) = &self.payload {
-                n
-                    += 1
-                        + __fastrs::Msg::<
-                            super::super::super::common::v1::Payload,
-                        >::size(v);
-            }
-            n
-                += __fastrs::compact::size_repeated::<
-                    __fastrs::Msg<super::Link>,
-                >(&self.links, 1);
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            __fastrs::compact::write_repeated::<
-                __fastrs::Msg<super::Link>,
-            >(&self.links, &[0x12], w);
-            if let ::core::option::Option::Some(v) = &self.payload {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::super::common::v1::Payload>,
-                >(v, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Sync, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<super::super::super::common::v1::Payload>,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(Sync, payload)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::Msg<super::Link>>,
-                    >(0x12, 0, ::fastrs::table_field!(Sync, links)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Sync, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.payload = ::core::option::Option::None;
-            self.links.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1249,6 +1191,31 @@ pub mod start_operation_response {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Sync {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Sync,
+                [__fastrs::table::Entry<Sync>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<
+                            __fastrs::table::Tab<
+                                super::super::super::common::v1::Payload,
+                            >,
+                        >,
+                    >(0x0a, 0, ::fastrs::table_field!(Sync, payload)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Repeated<__fastrs::table::Tab<super::Link>>,
+                    >(0x12, 0, ::fastrs::table_field!(Sync, links)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(Sync, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// The operation will complete asynchronously.
     /// The returned ID can be used to reference this operation.
@@ -1266,62 +1233,20 @@ pub mod start_operation_response {
     impl ::fastrs::Message for Async {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.StartOperationResponse.Async";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.operation_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.operation_id);
-            }
-            n
-                += __fastrs::compact::size_repeated::<
-                    __fastrs::Msg<super::Link>,
-                >(&self.links, 1);
-            if !self.operation_token.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.operation_token);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.operation_token.is_empty() {
-                __fastrs::compact::write::<
-                    __fastrs::Str,
-                >(&self.operation_token, &[0x1a], w);
-            }
-            __fastrs::compact::write_repeated::<
-                __fastrs::Msg<super::Link>,
-            >(&self.links, &[0x12], w);
-            if !self.operation_id.is_empty() {
-                __fastrs::compact::write::<
-                    __fastrs::Str,
-                >(&self.operation_id, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Async, 3> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Async, operation_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::Msg<super::Link>>,
-                    >(0x12, 0, ::fastrs::table_field!(Async, links)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Async, operation_token)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(Async, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.operation_id.clear();
-            self.links.clear();
-            self.operation_token.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1340,6 +1265,30 @@ pub mod start_operation_response {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Async {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Async,
+                [__fastrs::table::Entry<Async>; 3],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(Async, operation_id)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Repeated<__fastrs::table::Tab<super::Link>>,
+                    >(0x12, 0, ::fastrs::table_field!(Async, links)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x1a, 0, ::fastrs::table_field!(Async, operation_token)),
+                ],
+                &[0, 1, 2, 3],
+                ::fastrs::table_field!(Async, unknown_fields),
+            );
+            &TABLE
+        };
+    }
 }
 /// Response variant for CancelOperationRequest.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1351,25 +1300,20 @@ pub struct CancelOperationResponse {
 impl ::fastrs::Message for CancelOperationResponse {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.CancelOperationResponse";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelOperationResponse, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(CancelOperationResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1387,6 +1331,20 @@ impl ::fastrs::Message for CancelOperationResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CancelOperationResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CancelOperationResponse,
+            [__fastrs::table::Entry<CancelOperationResponse>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(CancelOperationResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A response indicating that the handler has successfully processed a request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1400,51 +1358,20 @@ pub struct Response {
 impl ::fastrs::Message for Response {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.Response";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.variant {
-            n
-                += match oneof {
-                    response::Variant::StartOperation(v) => {
-                        1 + __fastrs::Msg::<StartOperationResponse>::size(v)
-                    }
-                    response::Variant::CancelOperation(v) => {
-                        1 + __fastrs::Msg::<CancelOperationResponse>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.variant {
-            ::core::option::Option::Some(response::Variant::StartOperation(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<StartOperationResponse>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(response::Variant::CancelOperation(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<CancelOperationResponse>,
-                >(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Response, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Response, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.variant = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1464,7 +1391,21 @@ impl ::fastrs::Message for Response {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Response {
+impl __fastrs::table::Tabled for Response {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Response,
+            [__fastrs::table::Entry<Response>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Response, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1517,6 +1458,52 @@ impl __fastrs::table::Hooks for Response {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        response::Variant::StartOperation(v),
+                    ) => 1 + __fastrs::Msg::<StartOperationResponse>::size(v),
+                    ::core::option::Option::Some(
+                        response::Variant::CancelOperation(v),
+                    ) => 1 + __fastrs::Msg::<CancelOperationResponse>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        response::Variant::StartOperation(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<StartOperationResponse>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        response::Variant::CancelOperation(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<CancelOperationResponse>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.variant = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Response`].
 pub mod response {
@@ -1556,58 +1543,45 @@ pub struct Endpoint {
 impl ::fastrs::Message for Endpoint {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.Endpoint";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.version != 0 {
-            n += 1 + __fastrs::Int64::size(&self.version);
-        }
-        if !self.id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.id);
-        }
-        if let ::core::option::Option::Some(v) = &self.spec {
-            n += 1 + __fastrs::Msg::<EndpointSpec>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.created_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_modified_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.url_prefix.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.url_prefix);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.url_prefix.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.url_prefix, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_modified_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.created_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.spec {
-            __fastrs::compact::write::<__fastrs::Msg<EndpointSpec>>(v, &[0x1a], w);
-        }
-        if !self.id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.id, &[0x12], w);
-        }
-        if self.version != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.version, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Endpoint, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Endpoint {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Endpoint,
+            [__fastrs::table::Entry<Endpoint>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -1616,7 +1590,7 @@ impl ::fastrs::Message for Endpoint {
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x12, 0, ::fastrs::table_field!(Endpoint, id)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<EndpointSpec>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<EndpointSpec>>,
                 >(0x1a, 0, ::fastrs::table_field!(Endpoint, spec)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -1635,33 +1609,8 @@ impl ::fastrs::Message for Endpoint {
             &[0, 1, 2, 3, 4, 5, 6],
             ::fastrs::table_field!(Endpoint, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.version = ::core::default::Default::default();
-        self.id.clear();
-        self.spec = ::core::option::Option::None;
-        self.created_time = ::core::option::Option::None;
-        self.last_modified_time = ::core::option::Option::None;
-        self.url_prefix.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Contains mutable fields for an Endpoint.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1682,61 +1631,20 @@ pub struct EndpointSpec {
 impl ::fastrs::Message for EndpointSpec {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.EndpointSpec";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if let ::core::option::Option::Some(v) = &self.description {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.target {
-            n += 1 + __fastrs::Msg::<EndpointTarget>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.target {
-            __fastrs::compact::write::<__fastrs::Msg<EndpointTarget>>(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.description {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(v, &[0x12], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EndpointSpec, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(EndpointSpec, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(EndpointSpec, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<EndpointTarget>>,
-                >(0x1a, 0, ::fastrs::table_field!(EndpointSpec, target)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(EndpointSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.description = ::core::option::Option::None;
-        self.target = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1754,6 +1662,32 @@ impl ::fastrs::Message for EndpointSpec {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for EndpointSpec {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            EndpointSpec,
+            [__fastrs::table::Entry<EndpointSpec>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(EndpointSpec, name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(EndpointSpec, description)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<EndpointTarget>>,
+                >(0x1a, 0, ::fastrs::table_field!(EndpointSpec, target)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(EndpointSpec, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Target to route requests to.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1766,51 +1700,20 @@ pub struct EndpointTarget {
 impl ::fastrs::Message for EndpointTarget {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.EndpointTarget";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.variant {
-            n
-                += match oneof {
-                    endpoint_target::Variant::Worker(v) => {
-                        1 + __fastrs::Msg::<endpoint_target::Worker>::size(v)
-                    }
-                    endpoint_target::Variant::External(v) => {
-                        1 + __fastrs::Msg::<endpoint_target::External>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.variant {
-            ::core::option::Option::Some(endpoint_target::Variant::Worker(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<endpoint_target::Worker>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(endpoint_target::Variant::External(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<endpoint_target::External>,
-                >(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EndpointTarget, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(EndpointTarget, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.variant = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1830,7 +1733,21 @@ impl ::fastrs::Message for EndpointTarget {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for EndpointTarget {
+impl __fastrs::table::Tabled for EndpointTarget {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            EndpointTarget,
+            [__fastrs::table::Entry<EndpointTarget>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(EndpointTarget, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1883,11 +1800,56 @@ impl __fastrs::table::Hooks for EndpointTarget {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(endpoint_target::Variant::Worker(v)) => {
+                        1 + __fastrs::Msg::<endpoint_target::Worker>::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        endpoint_target::Variant::External(v),
+                    ) => 1 + __fastrs::Msg::<endpoint_target::External>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        endpoint_target::Variant::Worker(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<endpoint_target::Worker>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        endpoint_target::Variant::External(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<endpoint_target::External>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.variant = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`EndpointTarget`].
 pub mod endpoint_target {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Variant {
         Worker(Worker),
@@ -1907,47 +1869,20 @@ pub mod endpoint_target {
     impl ::fastrs::Message for Worker {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.EndpointTarget.Worker";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.namespace.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.namespace);
-            }
-            if !self.task_queue.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.task_queue);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.task_queue.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.task_queue, &[0x12], w);
-            }
-            if !self.namespace.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Worker, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Worker, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Worker, task_queue)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Worker, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.namespace.clear();
-            self.task_queue.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1965,6 +1900,27 @@ pub mod endpoint_target {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Worker {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Worker,
+                [__fastrs::table::Entry<Worker>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(Worker, namespace)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x12, 0, ::fastrs::table_field!(Worker, task_queue)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(Worker, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// Target an external server by URL.
     /// At a later point, this will support providing credentials, in the meantime, an http.RoundTripper can be injected
@@ -1980,37 +1936,20 @@ pub mod endpoint_target {
     impl ::fastrs::Message for External {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.EndpointTarget.External";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.url.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.url);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.url.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.url, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<External, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(External, url)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(External, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.url.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2028,6 +1967,24 @@ pub mod endpoint_target {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for External {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                External,
+                [__fastrs::table::Entry<External>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(External, url)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(External, unknown_fields),
+            );
+            &TABLE
+        };
     }
 }
 /// NexusOperationExecutionCancellationInfo contains the state of a Nexus operation cancellation.
@@ -2062,84 +2019,44 @@ pub struct NexusOperationExecutionCancellationInfo {
 impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.NexusOperationExecutionCancellationInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.requested_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::NexusOperationCancellationState,
-                    >::size(&self.state);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.blocked_reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.blocked_reason);
-        }
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x42], w);
-        }
-        if !self.blocked_reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.blocked_reason, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x18], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::NexusOperationCancellationState,
-                >,
-            >(&self.state, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.requested_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NexusOperationExecutionCancellationInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             NexusOperationExecutionCancellationInfo,
-            8,
+            [__fastrs::table::Entry<NexusOperationExecutionCancellationInfo>; 8],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
@@ -2189,7 +2106,7 @@ impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x2a,
@@ -2234,35 +2151,8 @@ impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
                 NexusOperationExecutionCancellationInfo, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.requested_time = ::core::option::Option::None;
-        self.state = ::core::default::Default::default();
-        self.attempt = ::core::default::Default::default();
-        self.last_attempt_complete_time = ::core::option::Option::None;
-        self.last_attempt_failure = ::core::option::Option::None;
-        self.next_attempt_schedule_time = ::core::option::Option::None;
-        self.blocked_reason.clear();
-        self.reason.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Full current state of a standalone Nexus operation, as of the time of the request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2359,250 +2249,45 @@ pub struct NexusOperationExecutionInfo {
 impl ::fastrs::Message for NexusOperationExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.NexusOperationExecutionInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.operation_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        if !self.endpoint.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.endpoint);
-        }
-        if !self.service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.service);
-        }
-        if !self.operation.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation);
-        }
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::NexusOperationExecutionStatus,
-                    >::size(&self.status);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::PendingNexusOperationState,
-                    >::size(&self.state);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.expiration_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            n += 2 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.cancellation_info {
-            n += 2 + __fastrs::Msg::<NexusOperationExecutionCancellationInfo>::size(v);
-        }
-        if !self.blocked_reason.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.blocked_reason);
-        }
-        if !self.request_id.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.request_id);
-        }
-        if !self.operation_token.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.operation_token);
-        }
-        if self.state_transition_count != 0 {
-            n += 2 + __fastrs::Int64::size(&self.state_transition_count);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.nexus_header.iter(), 2);
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            n += 2 + __fastrs::Msg::<super::super::sdk::v1::UserMetadata>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::common::v1::Link>,
-            >(&self.links, 2);
-        if !self.identity.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.identity);
-        }
-        if self.state_size_bytes != 0 {
-            n += 2 + __fastrs::Int64::size(&self.state_size_bytes);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.state_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_size_bytes, &[0xe8, 0x01], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0xe2, 0x01], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::common::v1::Link>,
-        >(&self.links, &[0xda, 0x01], w);
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-            >(v, &[0xd2, 0x01], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.nexus_header.iter(), &[0xca, 0x01], w);
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0xc2, 0x01], w);
-        }
-        if self.state_transition_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_transition_count, &[0xb8, 0x01], w);
-        }
-        if !self.operation_token.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.operation_token, &[0xb2, 0x01], w);
-        }
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.request_id, &[0xaa, 0x01], w);
-        }
-        if !self.blocked_reason.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.blocked_reason, &[0xa2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.cancellation_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<NexusOperationExecutionCancellationInfo>,
-            >(v, &[0x9a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x92, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x8a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x7a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x72], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.expiration_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x62], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x58], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x42], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::PendingNexusOperationState>,
-            >(&self.state, &[0x38], w);
-        }
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::NexusOperationExecutionStatus,
-                >,
-            >(&self.status, &[0x30], w);
-        }
-        if !self.operation.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation, &[0x2a], w);
-        }
-        if !self.service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x22], w);
-        }
-        if !self.endpoint.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.endpoint, &[0x1a], w);
-        }
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.operation_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationExecutionInfo, 29> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NexusOperationExecutionInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NexusOperationExecutionInfo,
+            [__fastrs::table::Entry<NexusOperationExecutionInfo>; 29],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -2721,7 +2406,7 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x82,
@@ -2754,7 +2439,7 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<NexusOperationExecutionCancellationInfo>,
+                        __fastrs::table::Tab<NexusOperationExecutionCancellationInfo>,
                     >,
                 >(
                     0x9a,
@@ -2795,7 +2480,7 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0xc2,
@@ -2807,7 +2492,7 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
                 __fastrs::table::Entry::hooked(0xca),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
+                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
                     >,
                 >(
                     0xd2,
@@ -2816,7 +2501,7 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::common::v1::Link>,
+                        __fastrs::table::Tab<super::super::common::v1::Link>,
                     >,
                 >(0xda, 0, ::fastrs::table_field!(NexusOperationExecutionInfo, links)),
                 __fastrs::table::Entry::new::<
@@ -2840,59 +2525,8 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
             ],
             ::fastrs::table_field!(NexusOperationExecutionInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.operation_id.clear();
-        self.run_id.clear();
-        self.endpoint.clear();
-        self.service.clear();
-        self.operation.clear();
-        self.status = ::core::default::Default::default();
-        self.state = ::core::default::Default::default();
-        self.schedule_to_close_timeout = ::core::option::Option::None;
-        self.schedule_to_start_timeout = ::core::option::Option::None;
-        self.start_to_close_timeout = ::core::option::Option::None;
-        self.attempt = ::core::default::Default::default();
-        self.schedule_time = ::core::option::Option::None;
-        self.expiration_time = ::core::option::Option::None;
-        self.close_time = ::core::option::Option::None;
-        self.last_attempt_complete_time = ::core::option::Option::None;
-        self.last_attempt_failure = ::core::option::Option::None;
-        self.next_attempt_schedule_time = ::core::option::Option::None;
-        self.execution_duration = ::core::option::Option::None;
-        self.cancellation_info = ::core::option::Option::None;
-        self.blocked_reason.clear();
-        self.request_id.clear();
-        self.operation_token.clear();
-        self.state_transition_count = ::core::default::Default::default();
-        self.search_attributes = ::core::option::Option::None;
-        self.nexus_header.clear();
-        self.user_metadata = ::core::option::Option::None;
-        self.links.clear();
-        self.identity.clear();
-        self.state_size_bytes = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for NexusOperationExecutionInfo {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2918,6 +2552,34 @@ impl __fastrs::table::Hooks for NexusOperationExecutionInfo {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0xca => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.nexus_header.iter(), 2)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0xca => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.nexus_header.iter(), &[0xca, 0x01], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0xca => self.nexus_header.clear(),
+            _ => {}
         }
     }
 }
@@ -2962,114 +2624,45 @@ pub struct NexusOperationExecutionListInfo {
 impl ::fastrs::Message for NexusOperationExecutionListInfo {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.NexusOperationExecutionListInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.operation_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        if !self.endpoint.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.endpoint);
-        }
-        if !self.service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.service);
-        }
-        if !self.operation.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::NexusOperationExecutionStatus,
-                    >::size(&self.status);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if self.state_transition_count != 0 {
-            n += 1 + __fastrs::Int64::size(&self.state_transition_count);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.state_size_bytes != 0 {
-            n += 1 + __fastrs::Int64::size(&self.state_size_bytes);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.state_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_size_bytes, &[0x60], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x5a], w);
-        }
-        if self.state_transition_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_transition_count, &[0x50], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x4a], w);
-        }
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::NexusOperationExecutionStatus,
-                >,
-            >(&self.status, &[0x40], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x32], w);
-        }
-        if !self.operation.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation, &[0x2a], w);
-        }
-        if !self.service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x22], w);
-        }
-        if !self.endpoint.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.endpoint, &[0x1a], w);
-        }
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.operation_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationExecutionListInfo, 12> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NexusOperationExecutionListInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NexusOperationExecutionListInfo,
+            [__fastrs::table::Entry<NexusOperationExecutionListInfo>; 12],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -3139,7 +2732,7 @@ impl ::fastrs::Message for NexusOperationExecutionListInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0x4a,
@@ -3181,37 +2774,6 @@ impl ::fastrs::Message for NexusOperationExecutionListInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
             ::fastrs::table_field!(NexusOperationExecutionListInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.operation_id.clear();
-        self.run_id.clear();
-        self.endpoint.clear();
-        self.service.clear();
-        self.operation.clear();
-        self.schedule_time = ::core::option::Option::None;
-        self.close_time = ::core::option::Option::None;
-        self.status = ::core::default::Default::default();
-        self.search_attributes = ::core::option::Option::None;
-        self.state_transition_count = ::core::default::Default::default();
-        self.execution_duration = ::core::option::Option::None;
-        self.state_size_bytes = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }

@@ -16,40 +16,20 @@ pub struct ExecuteCommandsRequest {
 impl ::fastrs::Message for ExecuteCommandsRequest {
     const FULL_NAME: &'static str = "temporal.api.nexusservices.workerservice.v1.ExecuteCommandsRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::super::worker::v1::WorkerCommand>,
-            >(&self.commands, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::super::worker::v1::WorkerCommand>,
-        >(&self.commands, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteCommandsRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::super::worker::v1::WorkerCommand>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsRequest, commands)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ExecuteCommandsRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.commands.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -67,6 +47,28 @@ impl ::fastrs::Message for ExecuteCommandsRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ExecuteCommandsRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ExecuteCommandsRequest,
+            [__fastrs::table::Entry<ExecuteCommandsRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<
+                            super::super::super::worker::v1::WorkerCommand,
+                        >,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsRequest, commands)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ExecuteCommandsRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Response payload for the "ExecuteCommands" Nexus operation.
 /// The results list must be 1:1 with the commands list in the request (same size and order).
@@ -82,42 +84,20 @@ pub struct ExecuteCommandsResponse {
 impl ::fastrs::Message for ExecuteCommandsResponse {
     const FULL_NAME: &'static str = "temporal.api.nexusservices.workerservice.v1.ExecuteCommandsResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::super::worker::v1::WorkerCommandResult>,
-            >(&self.results, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::super::worker::v1::WorkerCommandResult>,
-        >(&self.results, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExecuteCommandsResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<
-                            super::super::super::worker::v1::WorkerCommandResult,
-                        >,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsResponse, results)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ExecuteCommandsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.results.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -135,4 +115,26 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ExecuteCommandsResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ExecuteCommandsResponse,
+            [__fastrs::table::Entry<ExecuteCommandsResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<
+                            super::super::super::worker::v1::WorkerCommandResult,
+                        >,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsResponse, results)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ExecuteCommandsResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddSearchAttributesRequest {
     /// Mapping between search attribute name and its IndexedValueType.
@@ -19,48 +18,20 @@ pub struct AddSearchAttributesRequest {
 impl ::fastrs::Message for AddSearchAttributesRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.AddSearchAttributesRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-            >(self.search_attributes.iter(), 1);
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x12], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-        >(self.search_attributes.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddSearchAttributesRequest, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(AddSearchAttributesRequest, namespace)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(AddSearchAttributesRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.search_attributes.clear();
-        self.namespace.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -80,7 +51,23 @@ impl ::fastrs::Message for AddSearchAttributesRequest {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for AddSearchAttributesRequest {
+impl __fastrs::table::Tabled for AddSearchAttributesRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            AddSearchAttributesRequest,
+            [__fastrs::table::Entry<AddSearchAttributesRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(AddSearchAttributesRequest, namespace)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(AddSearchAttributesRequest, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -110,6 +97,34 @@ impl __fastrs::table::Hooks for AddSearchAttributesRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                >(self.search_attributes.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                >(self.search_attributes.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.search_attributes.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddSearchAttributesResponse {
@@ -120,25 +135,20 @@ pub struct AddSearchAttributesResponse {
 impl ::fastrs::Message for AddSearchAttributesResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.AddSearchAttributesResponse";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddSearchAttributesResponse, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(AddSearchAttributesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -157,6 +167,20 @@ impl ::fastrs::Message for AddSearchAttributesResponse {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for AddSearchAttributesResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            AddSearchAttributesResponse,
+            [__fastrs::table::Entry<AddSearchAttributesResponse>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(AddSearchAttributesResponse, unknown_fields),
+        );
+        &TABLE
+    };
+}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveSearchAttributesRequest {
     /// Search attribute names to delete.
@@ -169,31 +193,45 @@ pub struct RemoveSearchAttributesRequest {
 impl ::fastrs::Message for RemoveSearchAttributesRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.RemoveSearchAttributesRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Str,
-            >(&self.search_attributes, 1);
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x12], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.search_attributes, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveSearchAttributesRequest, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RemoveSearchAttributesRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RemoveSearchAttributesRequest,
+            [__fastrs::table::Entry<RemoveSearchAttributesRequest>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
@@ -215,29 +253,8 @@ impl ::fastrs::Message for RemoveSearchAttributesRequest {
             &[0, 1, 2],
             ::fastrs::table_field!(RemoveSearchAttributesRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.search_attributes.clear();
-        self.namespace.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveSearchAttributesResponse {
@@ -248,25 +265,20 @@ pub struct RemoveSearchAttributesResponse {
 impl ::fastrs::Message for RemoveSearchAttributesResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.RemoveSearchAttributesResponse";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveSearchAttributesResponse, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(RemoveSearchAttributesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -284,6 +296,20 @@ impl ::fastrs::Message for RemoveSearchAttributesResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RemoveSearchAttributesResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RemoveSearchAttributesResponse,
+            [__fastrs::table::Entry<RemoveSearchAttributesResponse>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(RemoveSearchAttributesResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListSearchAttributesRequest {
@@ -295,24 +321,45 @@ pub struct ListSearchAttributesRequest {
 impl ::fastrs::Message for ListSearchAttributesRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListSearchAttributesRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSearchAttributesRequest, 1> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ListSearchAttributesRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ListSearchAttributesRequest,
+            [__fastrs::table::Entry<ListSearchAttributesRequest>; 1],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -325,28 +372,8 @@ impl ::fastrs::Message for ListSearchAttributesRequest {
             &[0, 1],
             ::fastrs::table_field!(ListSearchAttributesRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListSearchAttributesResponse {
@@ -372,60 +399,20 @@ pub struct ListSearchAttributesResponse {
 impl ::fastrs::Message for ListSearchAttributesResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListSearchAttributesResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-            >(self.custom_attributes.iter(), 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-            >(self.system_attributes.iter(), 1);
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.storage_schema.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.storage_schema.iter(), &[0x1a], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-        >(self.system_attributes.iter(), &[0x12], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-        >(self.custom_attributes.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListSearchAttributesResponse, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ListSearchAttributesResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.custom_attributes.clear();
-        self.system_attributes.clear();
-        self.storage_schema.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -445,7 +432,22 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ListSearchAttributesResponse {
+impl __fastrs::table::Tabled for ListSearchAttributesResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ListSearchAttributesResponse,
+            [__fastrs::table::Entry<ListSearchAttributesResponse>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::hooked(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(ListSearchAttributesResponse, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -511,6 +513,60 @@ impl __fastrs::table::Hooks for ListSearchAttributesResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                >(self.custom_attributes.iter(), 1)
+            }
+            0x12 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                >(self.system_attributes.iter(), 1)
+            }
+            0x1a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.storage_schema.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                >(self.custom_attributes.iter(), &[0x0a], w)
+            }
+            0x12 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+                >(self.system_attributes.iter(), &[0x12], w)
+            }
+            0x1a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.storage_schema.iter(), &[0x1a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.custom_attributes.clear(),
+            0x12 => self.system_attributes.clear(),
+            0x1a => self.storage_schema.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DeleteNamespaceRequest {
@@ -527,38 +583,45 @@ pub struct DeleteNamespaceRequest {
 impl ::fastrs::Message for DeleteNamespaceRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.DeleteNamespaceRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace);
-        }
-        if !self.namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.namespace_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.namespace_delete_delay {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.namespace_delete_delay {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x1a], w);
-        }
-        if !self.namespace_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace_id, &[0x12], w);
-        }
-        if !self.namespace.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNamespaceRequest, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for DeleteNamespaceRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DeleteNamespaceRequest,
+            [__fastrs::table::Entry<DeleteNamespaceRequest>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -581,30 +644,8 @@ impl ::fastrs::Message for DeleteNamespaceRequest {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(DeleteNamespaceRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.namespace.clear();
-        self.namespace_id.clear();
-        self.namespace_delete_delay = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DeleteNamespaceResponse {
@@ -617,43 +658,20 @@ pub struct DeleteNamespaceResponse {
 impl ::fastrs::Message for DeleteNamespaceResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.DeleteNamespaceResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.deleted_namespace.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.deleted_namespace);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.deleted_namespace.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.deleted_namespace, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNamespaceResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DeleteNamespaceResponse, deleted_namespace),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(DeleteNamespaceResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.deleted_namespace.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -671,6 +689,28 @@ impl ::fastrs::Message for DeleteNamespaceResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for DeleteNamespaceResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DeleteNamespaceResponse,
+            [__fastrs::table::Entry<DeleteNamespaceResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(DeleteNamespaceResponse, deleted_namespace),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(DeleteNamespaceResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddOrUpdateRemoteClusterRequest {
@@ -690,50 +730,45 @@ pub struct AddOrUpdateRemoteClusterRequest {
 impl ::fastrs::Message for AddOrUpdateRemoteClusterRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.AddOrUpdateRemoteClusterRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.frontend_address.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.frontend_address);
-        }
-        if self.enable_remote_cluster_connection {
-            n += 1 + __fastrs::Bool::size(&self.enable_remote_cluster_connection);
-        }
-        if !self.frontend_http_address.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.frontend_http_address);
-        }
-        if self.enable_replication {
-            n += 1 + __fastrs::Bool::size(&self.enable_replication);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.enable_replication {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.enable_replication, &[0x20], w);
-        }
-        if !self.frontend_http_address.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.frontend_http_address, &[0x1a], w);
-        }
-        if self.enable_remote_cluster_connection {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.enable_remote_cluster_connection, &[0x10], w);
-        }
-        if !self.frontend_address.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.frontend_address, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddOrUpdateRemoteClusterRequest, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for AddOrUpdateRemoteClusterRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            AddOrUpdateRemoteClusterRequest,
+            [__fastrs::table::Entry<AddOrUpdateRemoteClusterRequest>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -775,31 +810,8 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterRequest {
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(AddOrUpdateRemoteClusterRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.frontend_address.clear();
-        self.enable_remote_cluster_connection = ::core::default::Default::default();
-        self.frontend_http_address.clear();
-        self.enable_replication = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddOrUpdateRemoteClusterResponse {
@@ -810,25 +822,20 @@ pub struct AddOrUpdateRemoteClusterResponse {
 impl ::fastrs::Message for AddOrUpdateRemoteClusterResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.AddOrUpdateRemoteClusterResponse";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<AddOrUpdateRemoteClusterResponse, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(AddOrUpdateRemoteClusterResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -846,6 +853,20 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for AddOrUpdateRemoteClusterResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            AddOrUpdateRemoteClusterResponse,
+            [__fastrs::table::Entry<AddOrUpdateRemoteClusterResponse>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(AddOrUpdateRemoteClusterResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveRemoteClusterRequest {
@@ -858,24 +879,45 @@ pub struct RemoveRemoteClusterRequest {
 impl ::fastrs::Message for RemoveRemoteClusterRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.RemoveRemoteClusterRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.cluster_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cluster_name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.cluster_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cluster_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveRemoteClusterRequest, 1> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RemoveRemoteClusterRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RemoveRemoteClusterRequest,
+            [__fastrs::table::Entry<RemoveRemoteClusterRequest>; 1],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -888,28 +930,8 @@ impl ::fastrs::Message for RemoveRemoteClusterRequest {
             &[0, 1],
             ::fastrs::table_field!(RemoveRemoteClusterRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.cluster_name.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveRemoteClusterResponse {
@@ -920,25 +942,20 @@ pub struct RemoveRemoteClusterResponse {
 impl ::fastrs::Message for RemoveRemoteClusterResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.RemoveRemoteClusterResponse";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RemoveRemoteClusterResponse, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(RemoveRemoteClusterResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -956,6 +973,20 @@ impl ::fastrs::Message for RemoveRemoteClusterResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RemoveRemoteClusterResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RemoveRemoteClusterResponse,
+            [__fastrs::table::Entry<RemoveRemoteClusterResponse>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(RemoveRemoteClusterResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListClustersRequest {
@@ -968,49 +999,20 @@ pub struct ListClustersRequest {
 impl ::fastrs::Message for ListClustersRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListClustersRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.page_size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.page_size);
-        }
-        if !self.next_page_token.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.next_page_token);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.next_page_token.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Bytes,
-            >(&self.next_page_token, &[0x12], w);
-        }
-        if self.page_size != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.page_size, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClustersRequest, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ListClustersRequest, page_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(ListClustersRequest, next_page_token)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListClustersRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.page_size = ::core::default::Default::default();
-        self.next_page_token.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1028,6 +1030,27 @@ impl ::fastrs::Message for ListClustersRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ListClustersRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ListClustersRequest,
+            [__fastrs::table::Entry<ListClustersRequest>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(ListClustersRequest, page_size)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x12, 0, ::fastrs::table_field!(ListClustersRequest, next_page_token)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ListClustersRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListClustersResponse {
@@ -1041,50 +1064,20 @@ pub struct ListClustersResponse {
 impl ::fastrs::Message for ListClustersResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListClustersResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ClusterMetadata>,
-            >(&self.clusters, 1);
-        if !self.next_page_token.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.next_page_token);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.next_page_token.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Bytes,
-            >(&self.next_page_token, &[0x22], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ClusterMetadata>,
-        >(&self.clusters, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListClustersResponse, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ClusterMetadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(ListClustersResponse, clusters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x22, 0, ::fastrs::table_field!(ListClustersResponse, next_page_token)),
-            ],
-            &[0, 1, 0, 0, 2],
-            ::fastrs::table_field!(ListClustersResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.clusters.clear();
-        self.next_page_token.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1102,6 +1095,27 @@ impl ::fastrs::Message for ListClustersResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ListClustersResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ListClustersResponse,
+            [__fastrs::table::Entry<ListClustersResponse>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ClusterMetadata>>,
+                >(0x0a, 0, ::fastrs::table_field!(ListClustersResponse, clusters)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x22, 0, ::fastrs::table_field!(ListClustersResponse, next_page_token)),
+            ],
+            &[0, 1, 0, 0, 2],
+            ::fastrs::table_field!(ListClustersResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClusterMetadata {
@@ -1128,74 +1142,45 @@ pub struct ClusterMetadata {
 impl ::fastrs::Message for ClusterMetadata {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ClusterMetadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.cluster_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cluster_name);
-        }
-        if !self.cluster_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cluster_id);
-        }
-        if !self.address.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.address);
-        }
-        if self.initial_failover_version != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initial_failover_version);
-        }
-        if self.history_shard_count != 0 {
-            n += 1 + __fastrs::Int32::size(&self.history_shard_count);
-        }
-        if self.is_connection_enabled {
-            n += 1 + __fastrs::Bool::size(&self.is_connection_enabled);
-        }
-        if !self.http_address.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.http_address);
-        }
-        if self.is_replication_enabled {
-            n += 1 + __fastrs::Bool::size(&self.is_replication_enabled);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.is_replication_enabled {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.is_replication_enabled, &[0x40], w);
-        }
-        if !self.http_address.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.http_address, &[0x3a], w);
-        }
-        if self.is_connection_enabled {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.is_connection_enabled, &[0x30], w);
-        }
-        if self.history_shard_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.history_shard_count, &[0x28], w);
-        }
-        if self.initial_failover_version != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.initial_failover_version, &[0x20], w);
-        }
-        if !self.address.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.address, &[0x1a], w);
-        }
-        if !self.cluster_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cluster_id, &[0x12], w);
-        }
-        if !self.cluster_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cluster_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClusterMetadata, 8> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClusterMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClusterMetadata,
+            [__fastrs::table::Entry<ClusterMetadata>; 8],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1237,35 +1222,8 @@ impl ::fastrs::Message for ClusterMetadata {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(ClusterMetadata, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.cluster_name.clear();
-        self.cluster_id.clear();
-        self.address.clear();
-        self.initial_failover_version = ::core::default::Default::default();
-        self.history_shard_count = ::core::default::Default::default();
-        self.is_connection_enabled = ::core::default::Default::default();
-        self.http_address.clear();
-        self.is_replication_enabled = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetNexusEndpointRequest {
@@ -1278,37 +1236,20 @@ pub struct GetNexusEndpointRequest {
 impl ::fastrs::Message for GetNexusEndpointRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.GetNexusEndpointRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetNexusEndpointRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(GetNexusEndpointRequest, id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetNexusEndpointRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1326,6 +1267,24 @@ impl ::fastrs::Message for GetNexusEndpointRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetNexusEndpointRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetNexusEndpointRequest,
+            [__fastrs::table::Entry<GetNexusEndpointRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(GetNexusEndpointRequest, id)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetNexusEndpointRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetNexusEndpointResponse {
@@ -1337,41 +1296,20 @@ pub struct GetNexusEndpointResponse {
 impl ::fastrs::Message for GetNexusEndpointResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.GetNexusEndpointResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.endpoint {
-            n += 1 + __fastrs::Msg::<super::super::nexus::v1::Endpoint>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.endpoint {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<GetNexusEndpointResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(GetNexusEndpointResponse, endpoint)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetNexusEndpointResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.endpoint = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1389,6 +1327,26 @@ impl ::fastrs::Message for GetNexusEndpointResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for GetNexusEndpointResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            GetNexusEndpointResponse,
+            [__fastrs::table::Entry<GetNexusEndpointResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::nexus::v1::Endpoint>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(GetNexusEndpointResponse, endpoint)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(GetNexusEndpointResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CreateNexusEndpointRequest {
@@ -1401,41 +1359,20 @@ pub struct CreateNexusEndpointRequest {
 impl ::fastrs::Message for CreateNexusEndpointRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.CreateNexusEndpointRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.spec {
-            n += 1 + __fastrs::Msg::<super::super::nexus::v1::EndpointSpec>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.spec {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::nexus::v1::EndpointSpec>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateNexusEndpointRequest, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::nexus::v1::EndpointSpec>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CreateNexusEndpointRequest, spec)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CreateNexusEndpointRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.spec = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1453,6 +1390,26 @@ impl ::fastrs::Message for CreateNexusEndpointRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CreateNexusEndpointRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CreateNexusEndpointRequest,
+            [__fastrs::table::Entry<CreateNexusEndpointRequest>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::nexus::v1::EndpointSpec>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(CreateNexusEndpointRequest, spec)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(CreateNexusEndpointRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CreateNexusEndpointResponse {
@@ -1465,41 +1422,20 @@ pub struct CreateNexusEndpointResponse {
 impl ::fastrs::Message for CreateNexusEndpointResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.CreateNexusEndpointResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.endpoint {
-            n += 1 + __fastrs::Msg::<super::super::nexus::v1::Endpoint>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.endpoint {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CreateNexusEndpointResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CreateNexusEndpointResponse, endpoint)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CreateNexusEndpointResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.endpoint = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1517,6 +1453,26 @@ impl ::fastrs::Message for CreateNexusEndpointResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CreateNexusEndpointResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CreateNexusEndpointResponse,
+            [__fastrs::table::Entry<CreateNexusEndpointResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::nexus::v1::Endpoint>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(CreateNexusEndpointResponse, endpoint)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(CreateNexusEndpointResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateNexusEndpointRequest {
@@ -1532,61 +1488,20 @@ pub struct UpdateNexusEndpointRequest {
 impl ::fastrs::Message for UpdateNexusEndpointRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.UpdateNexusEndpointRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.id);
-        }
-        if self.version != 0 {
-            n += 1 + __fastrs::Int64::size(&self.version);
-        }
-        if let ::core::option::Option::Some(v) = &self.spec {
-            n += 1 + __fastrs::Msg::<super::super::nexus::v1::EndpointSpec>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.spec {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::nexus::v1::EndpointSpec>,
-            >(v, &[0x1a], w);
-        }
-        if self.version != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.version, &[0x10], w);
-        }
-        if !self.id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNexusEndpointRequest, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::nexus::v1::EndpointSpec>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, spec)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(UpdateNexusEndpointRequest, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.id.clear();
-        self.version = ::core::default::Default::default();
-        self.spec = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1604,6 +1519,32 @@ impl ::fastrs::Message for UpdateNexusEndpointRequest {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for UpdateNexusEndpointRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            UpdateNexusEndpointRequest,
+            [__fastrs::table::Entry<UpdateNexusEndpointRequest>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x10, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, version)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::nexus::v1::EndpointSpec>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, spec)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(UpdateNexusEndpointRequest, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateNexusEndpointResponse {
@@ -1616,41 +1557,20 @@ pub struct UpdateNexusEndpointResponse {
 impl ::fastrs::Message for UpdateNexusEndpointResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.UpdateNexusEndpointResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.endpoint {
-            n += 1 + __fastrs::Msg::<super::super::nexus::v1::Endpoint>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.endpoint {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateNexusEndpointResponse, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNexusEndpointResponse, endpoint)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(UpdateNexusEndpointResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.endpoint = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1668,6 +1588,26 @@ impl ::fastrs::Message for UpdateNexusEndpointResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for UpdateNexusEndpointResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            UpdateNexusEndpointResponse,
+            [__fastrs::table::Entry<UpdateNexusEndpointResponse>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::nexus::v1::Endpoint>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(UpdateNexusEndpointResponse, endpoint)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(UpdateNexusEndpointResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DeleteNexusEndpointRequest {
@@ -1682,30 +1622,45 @@ pub struct DeleteNexusEndpointRequest {
 impl ::fastrs::Message for DeleteNexusEndpointRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.DeleteNexusEndpointRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.id);
-        }
-        if self.version != 0 {
-            n += 1 + __fastrs::Int64::size(&self.version);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.version != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.version, &[0x10], w);
-        }
-        if !self.id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusEndpointRequest, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for DeleteNexusEndpointRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DeleteNexusEndpointRequest,
+            [__fastrs::table::Entry<DeleteNexusEndpointRequest>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1717,29 +1672,8 @@ impl ::fastrs::Message for DeleteNexusEndpointRequest {
             &[0, 1, 2],
             ::fastrs::table_field!(DeleteNexusEndpointRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.id.clear();
-        self.version = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DeleteNexusEndpointResponse {
@@ -1750,25 +1684,20 @@ pub struct DeleteNexusEndpointResponse {
 impl ::fastrs::Message for DeleteNexusEndpointResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.DeleteNexusEndpointResponse";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeleteNexusEndpointResponse, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(DeleteNexusEndpointResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1786,6 +1715,20 @@ impl ::fastrs::Message for DeleteNexusEndpointResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for DeleteNexusEndpointResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DeleteNexusEndpointResponse,
+            [__fastrs::table::Entry<DeleteNexusEndpointResponse>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(DeleteNexusEndpointResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListNexusEndpointsRequest {
@@ -1805,38 +1748,45 @@ pub struct ListNexusEndpointsRequest {
 impl ::fastrs::Message for ListNexusEndpointsRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListNexusEndpointsRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.page_size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.page_size);
-        }
-        if !self.next_page_token.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.next_page_token);
-        }
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x1a], w);
-        }
-        if !self.next_page_token.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Bytes,
-            >(&self.next_page_token, &[0x12], w);
-        }
-        if self.page_size != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.page_size, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusEndpointsRequest, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ListNexusEndpointsRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ListNexusEndpointsRequest,
+            [__fastrs::table::Entry<ListNexusEndpointsRequest>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -1855,30 +1805,8 @@ impl ::fastrs::Message for ListNexusEndpointsRequest {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(ListNexusEndpointsRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.page_size = ::core::default::Default::default();
-        self.next_page_token.clear();
-        self.name.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListNexusEndpointsResponse {
@@ -1892,56 +1820,20 @@ pub struct ListNexusEndpointsResponse {
 impl ::fastrs::Message for ListNexusEndpointsResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListNexusEndpointsResponse";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.next_page_token.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.next_page_token);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-            >(&self.endpoints, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-        >(&self.endpoints, &[0x12], w);
-        if !self.next_page_token.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Bytes,
-            >(&self.next_page_token, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ListNexusEndpointsResponse, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListNexusEndpointsResponse, next_page_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ListNexusEndpointsResponse, endpoints)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListNexusEndpointsResponse, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.next_page_token.clear();
-        self.endpoints.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1959,4 +1851,31 @@ impl ::fastrs::Message for ListNexusEndpointsResponse {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ListNexusEndpointsResponse {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ListNexusEndpointsResponse,
+            [__fastrs::table::Entry<ListNexusEndpointsResponse>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(ListNexusEndpointsResponse, next_page_token),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<super::super::nexus::v1::Endpoint>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(ListNexusEndpointsResponse, endpoints)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ListNexusEndpointsResponse, unknown_fields),
+        );
+        &TABLE
+    };
 }

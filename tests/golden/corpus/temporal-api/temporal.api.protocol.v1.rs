@@ -27,82 +27,20 @@ pub struct Message {
 impl ::fastrs::Message for Message {
     const FULL_NAME: &'static str = "temporal.api.protocol.v1.Message";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.id);
-        }
-        if !self.protocol_instance_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.protocol_instance_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.body {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Any>::size(v);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.sequencing_id {
-            n
-                += match oneof {
-                    message::SequencingId::EventId(v) => 1 + __fastrs::Int64::size(v),
-                    message::SequencingId::CommandIndex(v) => {
-                        1 + __fastrs::Int64::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.body {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Any>,
-            >(v, &[0x2a], w);
-        }
-        match &self.sequencing_id {
-            ::core::option::Option::Some(message::SequencingId::EventId(v)) => {
-                __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
-            }
-            ::core::option::Option::Some(message::SequencingId::CommandIndex(v)) => {
-                __fastrs::compact::write::<__fastrs::Int64>(v, &[0x20], w);
-            }
-            _ => {}
-        }
-        if !self.protocol_instance_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.protocol_instance_id, &[0x12], w);
-        }
-        if !self.id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Message, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Message, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Message, protocol_instance_id)),
-                __fastrs::table::Entry::hooked(0x18),
-                __fastrs::table::Entry::hooked(0x20),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x2a, 0, ::fastrs::table_field!(Message, body)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Message, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.id.clear();
-        self.protocol_instance_id.clear();
-        self.body = ::core::option::Option::None;
-        self.sequencing_id = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -122,7 +60,30 @@ impl ::fastrs::Message for Message {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Message {
+impl __fastrs::table::Tabled for Message {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Message,
+            [__fastrs::table::Entry<Message>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Message, id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Message, protocol_instance_id)),
+                __fastrs::table::Entry::hooked(0x18),
+                __fastrs::table::Entry::hooked_read(0x20),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::Msg<::fastrs::well_known::Any>>,
+                >(0x2a, 0, ::fastrs::table_field!(Message, body)),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(Message, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -147,6 +108,46 @@ impl __fastrs::table::Hooks for Message {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x18 => {
+                match &self.sequencing_id {
+                    ::core::option::Option::Some(message::SequencingId::EventId(v)) => {
+                        1 + __fastrs::Int64::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        message::SequencingId::CommandIndex(v),
+                    ) => 1 + __fastrs::Int64::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x18 => {
+                match &self.sequencing_id {
+                    ::core::option::Option::Some(message::SequencingId::EventId(v)) => {
+                        __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
+                    }
+                    ::core::option::Option::Some(
+                        message::SequencingId::CommandIndex(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Int64>(v, &[0x20], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x18 => self.sequencing_id = ::core::option::Option::None,
+            _ => {}
         }
     }
 }

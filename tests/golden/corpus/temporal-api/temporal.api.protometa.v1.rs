@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// RequestHeaderAnnotation allows specifying that field values from a request
 /// should be propagated as outbound headers.
 ///
@@ -28,47 +27,20 @@ pub struct RequestHeaderAnnotation {
 impl ::fastrs::Message for RequestHeaderAnnotation {
     const FULL_NAME: &'static str = "temporal.api.protometa.v1.RequestHeaderAnnotation";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.header.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.header);
-        }
-        if !self.value.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.value);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.value.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.value, &[0x12], w);
-        }
-        if !self.header.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.header, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestHeaderAnnotation, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(RequestHeaderAnnotation, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(RequestHeaderAnnotation, value)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RequestHeaderAnnotation, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.header.clear();
-        self.value.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -86,6 +58,27 @@ impl ::fastrs::Message for RequestHeaderAnnotation {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RequestHeaderAnnotation {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RequestHeaderAnnotation,
+            [__fastrs::table::Entry<RequestHeaderAnnotation>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(RequestHeaderAnnotation, header)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(RequestHeaderAnnotation, value)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(RequestHeaderAnnotation, unknown_fields),
+        );
+        &TABLE
+    };
 }
 pub const REQUEST_HEADER: ::fastrs::RepeatedExtension<
     ::fastrs::descriptor::MethodOptions,

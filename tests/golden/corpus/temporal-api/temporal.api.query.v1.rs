@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// See <https://docs.temporal.io/docs/concepts/queries/>
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowQuery {
@@ -21,65 +20,20 @@ pub struct WorkflowQuery {
 impl ::fastrs::Message for WorkflowQuery {
     const FULL_NAME: &'static str = "temporal.api.query.v1.WorkflowQuery";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.query_type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.query_type);
-        }
-        if let ::core::option::Option::Some(v) = &self.query_args {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.query_args {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x12], w);
-        }
-        if !self.query_type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.query_type, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowQuery, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowQuery, query_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowQuery, query_args)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowQuery, header)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowQuery, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.query_type.clear();
-        self.query_args = ::core::option::Option::None;
-        self.header = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -97,6 +51,34 @@ impl ::fastrs::Message for WorkflowQuery {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowQuery {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowQuery,
+            [__fastrs::table::Entry<WorkflowQuery>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowQuery, query_type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(WorkflowQuery, query_args)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(WorkflowQuery, header)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(WorkflowQuery, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Answer to a `WorkflowQuery`
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -120,83 +102,20 @@ pub struct WorkflowQueryResult {
 impl ::fastrs::Message for WorkflowQueryResult {
     const FULL_NAME: &'static str = "temporal.api.query.v1.WorkflowQueryResult";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.result_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::QueryResultType,
-                    >::size(&self.result_type);
-        }
-        if let ::core::option::Option::Some(v) = &self.answer {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if !self.error_message.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.error_message);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x22], w);
-        }
-        if !self.error_message.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.error_message, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.answer {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x12], w);
-        }
-        if self.result_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::QueryResultType>,
-            >(&self.result_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowQueryResult, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::QueryResultType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(WorkflowQueryResult, result_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowQueryResult, answer)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowQueryResult, error_message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(WorkflowQueryResult, failure)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(WorkflowQueryResult, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.result_type = ::core::default::Default::default();
-        self.answer = ::core::option::Option::None;
-        self.error_message.clear();
-        self.failure = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -215,6 +134,39 @@ impl ::fastrs::Message for WorkflowQueryResult {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowQueryResult {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowQueryResult,
+            [__fastrs::table::Entry<WorkflowQueryResult>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<super::super::enums::v1::QueryResultType>,
+                    >,
+                >(0x08, 0, ::fastrs::table_field!(WorkflowQueryResult, result_type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(WorkflowQueryResult, answer)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(WorkflowQueryResult, error_message)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
+                    >,
+                >(0x22, 0, ::fastrs::table_field!(WorkflowQueryResult, failure)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(WorkflowQueryResult, unknown_fields),
+        );
+        &TABLE
+    };
+}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct QueryRejected {
     pub status: ::fastrs::EnumValue<super::super::enums::v1::WorkflowExecutionStatus>,
@@ -225,30 +177,45 @@ pub struct QueryRejected {
 impl ::fastrs::Message for QueryRejected {
     const FULL_NAME: &'static str = "temporal.api.query.v1.QueryRejected";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkflowExecutionStatus,
-                    >::size(&self.status);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkflowExecutionStatus>,
-            >(&self.status, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<QueryRejected, 1> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for QueryRejected {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            QueryRejected,
+            [__fastrs::table::Entry<QueryRejected>; 1],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -261,26 +228,6 @@ impl ::fastrs::Message for QueryRejected {
             &[0, 1],
             ::fastrs::table_field!(QueryRejected, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.status = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClusterReplicationConfig {
     pub cluster_name: ::fastrs::alloc::string::String,
@@ -14,41 +13,20 @@ pub struct ClusterReplicationConfig {
 impl ::fastrs::Message for ClusterReplicationConfig {
     const FULL_NAME: &'static str = "temporal.api.replication.v1.ClusterReplicationConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.cluster_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cluster_name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.cluster_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cluster_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ClusterReplicationConfig, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ClusterReplicationConfig, cluster_name),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ClusterReplicationConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.cluster_name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -66,6 +44,28 @@ impl ::fastrs::Message for ClusterReplicationConfig {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ClusterReplicationConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ClusterReplicationConfig,
+            [__fastrs::table::Entry<ClusterReplicationConfig>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(ClusterReplicationConfig, cluster_name),
+                ),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ClusterReplicationConfig, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceReplicationConfig {
@@ -79,74 +79,20 @@ pub struct NamespaceReplicationConfig {
 impl ::fastrs::Message for NamespaceReplicationConfig {
     const FULL_NAME: &'static str = "temporal.api.replication.v1.NamespaceReplicationConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.active_cluster_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.active_cluster_name);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ClusterReplicationConfig>,
-            >(&self.clusters, 1);
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ReplicationState,
-                    >::size(&self.state);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ReplicationState>,
-            >(&self.state, &[0x18], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ClusterReplicationConfig>,
-        >(&self.clusters, &[0x12], w);
-        if !self.active_cluster_name.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.active_cluster_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NamespaceReplicationConfig, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NamespaceReplicationConfig, active_cluster_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ClusterReplicationConfig>>,
-                >(0x12, 0, ::fastrs::table_field!(NamespaceReplicationConfig, clusters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ReplicationState>,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(NamespaceReplicationConfig, state)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NamespaceReplicationConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.active_cluster_name.clear();
-        self.clusters.clear();
-        self.state = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -164,6 +110,40 @@ impl ::fastrs::Message for NamespaceReplicationConfig {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NamespaceReplicationConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NamespaceReplicationConfig,
+            [__fastrs::table::Entry<NamespaceReplicationConfig>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(
+                        NamespaceReplicationConfig, active_cluster_name
+                    ),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<ClusterReplicationConfig>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(NamespaceReplicationConfig, clusters)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<super::super::enums::v1::ReplicationState>,
+                    >,
+                >(0x18, 0, ::fastrs::table_field!(NamespaceReplicationConfig, state)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(NamespaceReplicationConfig, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Represents a historical replication status of a Namespace
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -178,53 +158,20 @@ pub struct FailoverStatus {
 impl ::fastrs::Message for FailoverStatus {
     const FULL_NAME: &'static str = "temporal.api.replication.v1.FailoverStatus";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.failover_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.failover_version != 0 {
-            n += 1 + __fastrs::Int64::size(&self.failover_version);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.failover_version != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.failover_version, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.failover_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<FailoverStatus, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(FailoverStatus, failover_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(FailoverStatus, failover_version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(FailoverStatus, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.failover_time = ::core::option::Option::None;
-        self.failover_version = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -242,4 +189,27 @@ impl ::fastrs::Message for FailoverStatus {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for FailoverStatus {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            FailoverStatus,
+            [__fastrs::table::Entry<FailoverStatus>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(FailoverStatus, failover_time)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x10, 0, ::fastrs::table_field!(FailoverStatus, failover_version)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(FailoverStatus, unknown_fields),
+        );
+        &TABLE
+    };
 }

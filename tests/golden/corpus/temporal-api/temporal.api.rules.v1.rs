@@ -15,46 +15,20 @@ pub struct WorkflowRuleAction {
 impl ::fastrs::Message for WorkflowRuleAction {
     const FULL_NAME: &'static str = "temporal.api.rules.v1.WorkflowRuleAction";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.variant {
-            n
-                += match oneof {
-                    workflow_rule_action::Variant::ActivityPause(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                workflow_rule_action::ActionActivityPause,
-                            >::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(
-            workflow_rule_action::Variant::ActivityPause(v),
-        ) = &self.variant
-        {
-            __fastrs::compact::write::<
-                __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowRuleAction, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowRuleAction, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.variant = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -74,7 +48,18 @@ impl ::fastrs::Message for WorkflowRuleAction {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkflowRuleAction {
+impl __fastrs::table::Tabled for WorkflowRuleAction {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowRuleAction,
+            [__fastrs::table::Entry<WorkflowRuleAction>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(WorkflowRuleAction, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -106,6 +91,45 @@ impl __fastrs::table::Hooks for WorkflowRuleAction {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        workflow_rule_action::Variant::ActivityPause(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                workflow_rule_action::ActionActivityPause,
+                            >::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                if let ::core::option::Option::Some(
+                    workflow_rule_action::Variant::ActivityPause(v),
+                ) = &self.variant
+                {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
+                    >(v, &[0x0a], w);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.variant = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`WorkflowRuleAction`].
 pub mod workflow_rule_action {
@@ -124,25 +148,20 @@ pub mod workflow_rule_action {
     impl ::fastrs::Message for ActionActivityPause {
         const FULL_NAME: &'static str = "temporal.api.rules.v1.WorkflowRuleAction.ActionActivityPause";
         fn size(&self) -> usize {
-            self.unknown_fields.len()
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ActionActivityPause, 0> = __fastrs::table::Table::new(
-                [],
-                &[],
-                ::fastrs::table_field!(ActionActivityPause, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -160,6 +179,20 @@ pub mod workflow_rule_action {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for ActionActivityPause {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                ActionActivityPause,
+                [__fastrs::table::Entry<ActionActivityPause>; 0],
+            > = __fastrs::table::Table::new(
+                [],
+                &[],
+                ::fastrs::table_field!(ActionActivityPause, unknown_fields),
+            );
+            &TABLE
+        };
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -191,95 +224,20 @@ pub struct WorkflowRuleSpec {
 impl ::fastrs::Message for WorkflowRuleSpec {
     const FULL_NAME: &'static str = "temporal.api.rules.v1.WorkflowRuleSpec";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.id);
-        }
-        if !self.visibility_query.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.visibility_query);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<WorkflowRuleAction>,
-            >(&self.actions, 1);
-        if let ::core::option::Option::Some(v) = &self.expiration_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.trigger {
-            n
-                += match oneof {
-                    workflow_rule_spec::Trigger::ActivityStart(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                workflow_rule_spec::ActivityStartingTrigger,
-                            >::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.expiration_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<WorkflowRuleAction>,
-        >(&self.actions, &[0x22], w);
-        if !self.visibility_query.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.visibility_query, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(
-            workflow_rule_spec::Trigger::ActivityStart(v),
-        ) = &self.trigger
-        {
-            __fastrs::compact::write::<
-                __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
-            >(v, &[0x12], w);
-        }
-        if !self.id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowRuleSpec, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowRuleSpec, id)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowRuleSpec, visibility_query)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<WorkflowRuleAction>>,
-                >(0x22, 0, ::fastrs::table_field!(WorkflowRuleSpec, actions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(WorkflowRuleSpec, expiration_time)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(WorkflowRuleSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.id.clear();
-        self.visibility_query.clear();
-        self.actions.clear();
-        self.expiration_time = ::core::option::Option::None;
-        self.trigger = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -299,7 +257,34 @@ impl ::fastrs::Message for WorkflowRuleSpec {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkflowRuleSpec {
+impl __fastrs::table::Tabled for WorkflowRuleSpec {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowRuleSpec,
+            [__fastrs::table::Entry<WorkflowRuleSpec>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowRuleSpec, id)),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(WorkflowRuleSpec, visibility_query)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<WorkflowRuleAction>>,
+                >(0x22, 0, ::fastrs::table_field!(WorkflowRuleSpec, actions)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x2a, 0, ::fastrs::table_field!(WorkflowRuleSpec, expiration_time)),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(WorkflowRuleSpec, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -331,11 +316,49 @@ impl __fastrs::table::Hooks for WorkflowRuleSpec {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.trigger {
+                    ::core::option::Option::Some(
+                        workflow_rule_spec::Trigger::ActivityStart(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                workflow_rule_spec::ActivityStartingTrigger,
+                            >::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                if let ::core::option::Option::Some(
+                    workflow_rule_spec::Trigger::ActivityStart(v),
+                ) = &self.trigger
+                {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
+                    >(v, &[0x12], w);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.trigger = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`WorkflowRuleSpec`].
 pub mod workflow_rule_spec {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// Specifies how the rule should be triggered and evaluated.
     /// Currently, only "activity start" type is supported.
     #[derive(Clone, PartialEq, Debug)]
@@ -367,41 +390,20 @@ pub mod workflow_rule_spec {
     impl ::fastrs::Message for ActivityStartingTrigger {
         const FULL_NAME: &'static str = "temporal.api.rules.v1.WorkflowRuleSpec.ActivityStartingTrigger";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.predicate.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.predicate);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.predicate.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.predicate, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<ActivityStartingTrigger, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(ActivityStartingTrigger, predicate),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(ActivityStartingTrigger, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.predicate.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -419,6 +421,28 @@ pub mod workflow_rule_spec {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for ActivityStartingTrigger {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                ActivityStartingTrigger,
+                [__fastrs::table::Entry<ActivityStartingTrigger>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(
+                        0x0a,
+                        0,
+                        ::fastrs::table_field!(ActivityStartingTrigger, predicate),
+                    ),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(ActivityStartingTrigger, unknown_fields),
+            );
+            &TABLE
+        };
     }
 }
 /// WorkflowRule describes a rule that can be applied to any workflow in this namespace.
@@ -443,73 +467,20 @@ pub struct WorkflowRule {
 impl ::fastrs::Message for WorkflowRule {
     const FULL_NAME: &'static str = "temporal.api.rules.v1.WorkflowRule";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.spec {
-            n += 1 + __fastrs::Msg::<WorkflowRuleSpec>::size(v);
-        }
-        if !self.created_by_identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.created_by_identity);
-        }
-        if !self.description.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.description);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.description.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.description, &[0x22], w);
-        }
-        if !self.created_by_identity.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.created_by_identity, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.spec {
-            __fastrs::compact::write::<__fastrs::Msg<WorkflowRuleSpec>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowRule, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowRule, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkflowRuleSpec>>,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowRule, spec)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowRule, created_by_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(WorkflowRule, description)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(WorkflowRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.create_time = ::core::option::Option::None;
-        self.spec = ::core::option::Option::None;
-        self.created_by_identity.clear();
-        self.description.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -527,4 +498,33 @@ impl ::fastrs::Message for WorkflowRule {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowRule {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowRule,
+            [__fastrs::table::Entry<WorkflowRule>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowRule, create_time)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkflowRuleSpec>>,
+                >(0x12, 0, ::fastrs::table_field!(WorkflowRule, spec)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(WorkflowRule, created_by_identity)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x22, 0, ::fastrs::table_field!(WorkflowRule, description)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(WorkflowRule, unknown_fields),
+        );
+        &TABLE
+    };
 }

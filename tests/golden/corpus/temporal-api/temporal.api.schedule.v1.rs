@@ -49,66 +49,45 @@ pub struct CalendarSpec {
 impl ::fastrs::Message for CalendarSpec {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.CalendarSpec";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.second.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.second);
-        }
-        if !self.minute.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.minute);
-        }
-        if !self.hour.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.hour);
-        }
-        if !self.day_of_month.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.day_of_month);
-        }
-        if !self.month.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.month);
-        }
-        if !self.year.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.year);
-        }
-        if !self.day_of_week.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.day_of_week);
-        }
-        if !self.comment.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.comment);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.comment.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.comment, &[0x42], w);
-        }
-        if !self.day_of_week.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.day_of_week, &[0x3a], w);
-        }
-        if !self.year.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.year, &[0x32], w);
-        }
-        if !self.month.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.month, &[0x2a], w);
-        }
-        if !self.day_of_month.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.day_of_month, &[0x22], w);
-        }
-        if !self.hour.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.hour, &[0x1a], w);
-        }
-        if !self.minute.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.minute, &[0x12], w);
-        }
-        if !self.second.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.second, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CalendarSpec, 8> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CalendarSpec {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CalendarSpec,
+            [__fastrs::table::Entry<CalendarSpec>; 8],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -138,35 +117,8 @@ impl ::fastrs::Message for CalendarSpec {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(CalendarSpec, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.second.clear();
-        self.minute.clear();
-        self.hour.clear();
-        self.day_of_month.clear();
-        self.month.clear();
-        self.year.clear();
-        self.day_of_week.clear();
-        self.comment.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Range represents a set of integer values, used to match fields of a calendar
 /// time in StructuredCalendarSpec. If end \< start, then end is interpreted as
@@ -187,57 +139,20 @@ pub struct Range {
 impl ::fastrs::Message for Range {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.Range";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.start != 0 {
-            n += 1 + __fastrs::Int32::size(&self.start);
-        }
-        if self.end != 0 {
-            n += 1 + __fastrs::Int32::size(&self.end);
-        }
-        if self.step != 0 {
-            n += 1 + __fastrs::Int32::size(&self.step);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.step != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.step, &[0x18], w);
-        }
-        if self.end != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.end, &[0x10], w);
-        }
-        if self.start != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.start, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Range, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Range, start)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(Range, end)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(Range, step)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Range, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.start = ::core::default::Default::default();
-        self.end = ::core::default::Default::default();
-        self.step = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -255,6 +170,30 @@ impl ::fastrs::Message for Range {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Range {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Range,
+            [__fastrs::table::Entry<Range>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(Range, start)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x10, 0, ::fastrs::table_field!(Range, end)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x18, 0, ::fastrs::table_field!(Range, step)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Range, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// StructuredCalendarSpec describes an event specification relative to the
 /// calendar, in a form that's easy to work with programmatically. Each field can
@@ -292,99 +231,20 @@ pub struct StructuredCalendarSpec {
 impl ::fastrs::Message for StructuredCalendarSpec {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.StructuredCalendarSpec";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Range>>(&self.second, 1);
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Range>>(&self.minute, 1);
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Range>>(&self.hour, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<Range>,
-            >(&self.day_of_month, 1);
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Range>>(&self.month, 1);
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Range>>(&self.year, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<Range>,
-            >(&self.day_of_week, 1);
-        if !self.comment.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.comment);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.comment.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.comment, &[0x42], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Range>,
-        >(&self.day_of_week, &[0x3a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Range>,
-        >(&self.year, &[0x32], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Range>,
-        >(&self.month, &[0x2a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Range>,
-        >(&self.day_of_month, &[0x22], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Range>,
-        >(&self.hour, &[0x1a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Range>,
-        >(&self.minute, &[0x12], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Range>,
-        >(&self.second, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StructuredCalendarSpec, 8> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x0a, 0, ::fastrs::table_field!(StructuredCalendarSpec, second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x12, 0, ::fastrs::table_field!(StructuredCalendarSpec, minute)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x1a, 0, ::fastrs::table_field!(StructuredCalendarSpec, hour)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x22, 0, ::fastrs::table_field!(StructuredCalendarSpec, day_of_month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x2a, 0, ::fastrs::table_field!(StructuredCalendarSpec, month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x32, 0, ::fastrs::table_field!(StructuredCalendarSpec, year)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Range>>,
-                >(0x3a, 0, ::fastrs::table_field!(StructuredCalendarSpec, day_of_week)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(StructuredCalendarSpec, comment)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(StructuredCalendarSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.second.clear();
-        self.minute.clear();
-        self.hour.clear();
-        self.day_of_month.clear();
-        self.month.clear();
-        self.year.clear();
-        self.day_of_week.clear();
-        self.comment.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -402,6 +262,45 @@ impl ::fastrs::Message for StructuredCalendarSpec {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StructuredCalendarSpec {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StructuredCalendarSpec,
+            [__fastrs::table::Entry<StructuredCalendarSpec>; 8],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
+                >(0x0a, 0, ::fastrs::table_field!(StructuredCalendarSpec, second)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
+                >(0x12, 0, ::fastrs::table_field!(StructuredCalendarSpec, minute)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
+                >(0x1a, 0, ::fastrs::table_field!(StructuredCalendarSpec, hour)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
+                >(0x22, 0, ::fastrs::table_field!(StructuredCalendarSpec, day_of_month)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
+                >(0x2a, 0, ::fastrs::table_field!(StructuredCalendarSpec, month)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
+                >(0x32, 0, ::fastrs::table_field!(StructuredCalendarSpec, year)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
+                >(0x3a, 0, ::fastrs::table_field!(StructuredCalendarSpec, day_of_week)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x42, 0, ::fastrs::table_field!(StructuredCalendarSpec, comment)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
+            ::fastrs::table_field!(StructuredCalendarSpec, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// IntervalSpec matches times that can be expressed as:
 /// epoch + n * interval + phase
@@ -425,55 +324,20 @@ pub struct IntervalSpec {
 impl ::fastrs::Message for IntervalSpec {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.IntervalSpec";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.interval {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.phase {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.phase {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.interval {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<IntervalSpec, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(IntervalSpec, interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(IntervalSpec, phase)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(IntervalSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.interval = ::core::option::Option::None;
-        self.phase = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -491,6 +355,31 @@ impl ::fastrs::Message for IntervalSpec {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for IntervalSpec {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            IntervalSpec,
+            [__fastrs::table::Entry<IntervalSpec>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Duration>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(IntervalSpec, interval)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Duration>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(IntervalSpec, phase)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(IntervalSpec, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// ScheduleSpec is a complete description of a set of absolute timestamps
 /// (possibly infinite) that an action should occur at. The meaning of a
@@ -583,156 +472,20 @@ pub struct ScheduleSpec {
 impl ::fastrs::Message for ScheduleSpec {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleSpec";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<CalendarSpec>,
-            >(&self.calendar, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<IntervalSpec>,
-            >(&self.interval, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<CalendarSpec>,
-            >(&self.exclude_calendar, 1);
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.end_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.jitter {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<StructuredCalendarSpec>,
-            >(&self.structured_calendar, 1);
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.cron_string, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<StructuredCalendarSpec>,
-            >(&self.exclude_structured_calendar, 1);
-        if !self.timezone_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.timezone_name);
-        }
-        if !self.timezone_data.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.timezone_data);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.timezone_data.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.timezone_data, &[0x5a], w);
-        }
-        if !self.timezone_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.timezone_name, &[0x52], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<StructuredCalendarSpec>,
-        >(&self.exclude_structured_calendar, &[0x4a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Str,
-        >(&self.cron_string, &[0x42], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<StructuredCalendarSpec>,
-        >(&self.structured_calendar, &[0x3a], w);
-        if let ::core::option::Option::Some(v) = &self.jitter {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.end_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<CalendarSpec>,
-        >(&self.exclude_calendar, &[0x1a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<IntervalSpec>,
-        >(&self.interval, &[0x12], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<CalendarSpec>,
-        >(&self.calendar, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleSpec, 11> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<CalendarSpec>>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleSpec, calendar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<IntervalSpec>>,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleSpec, interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<CalendarSpec>>,
-                >(0x1a, 0, ::fastrs::table_field!(ScheduleSpec, exclude_calendar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(ScheduleSpec, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(ScheduleSpec, end_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(ScheduleSpec, jitter)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StructuredCalendarSpec>>,
-                >(0x3a, 0, ::fastrs::table_field!(ScheduleSpec, structured_calendar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(ScheduleSpec, cron_string)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StructuredCalendarSpec>>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(ScheduleSpec, exclude_structured_calendar),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(ScheduleSpec, timezone_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x5a, 0, ::fastrs::table_field!(ScheduleSpec, timezone_data)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(ScheduleSpec, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.calendar.clear();
-        self.interval.clear();
-        self.exclude_calendar.clear();
-        self.start_time = ::core::option::Option::None;
-        self.end_time = ::core::option::Option::None;
-        self.jitter = ::core::option::Option::None;
-        self.structured_calendar.clear();
-        self.cron_string.clear();
-        self.exclude_structured_calendar.clear();
-        self.timezone_name.clear();
-        self.timezone_data.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -750,6 +503,68 @@ impl ::fastrs::Message for ScheduleSpec {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScheduleSpec {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ScheduleSpec,
+            [__fastrs::table::Entry<ScheduleSpec>; 11],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<CalendarSpec>>,
+                >(0x0a, 0, ::fastrs::table_field!(ScheduleSpec, calendar)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<IntervalSpec>>,
+                >(0x12, 0, ::fastrs::table_field!(ScheduleSpec, interval)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<CalendarSpec>>,
+                >(0x1a, 0, ::fastrs::table_field!(ScheduleSpec, exclude_calendar)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x22, 0, ::fastrs::table_field!(ScheduleSpec, start_time)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x2a, 0, ::fastrs::table_field!(ScheduleSpec, end_time)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Duration>,
+                    >,
+                >(0x32, 0, ::fastrs::table_field!(ScheduleSpec, jitter)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<StructuredCalendarSpec>,
+                    >,
+                >(0x3a, 0, ::fastrs::table_field!(ScheduleSpec, structured_calendar)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(0x42, 0, ::fastrs::table_field!(ScheduleSpec, cron_string)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<StructuredCalendarSpec>,
+                    >,
+                >(
+                    0x4a,
+                    0,
+                    ::fastrs::table_field!(ScheduleSpec, exclude_structured_calendar),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x52, 0, ::fastrs::table_field!(ScheduleSpec, timezone_name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x5a, 0, ::fastrs::table_field!(ScheduleSpec, timezone_data)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+            ::fastrs::table_field!(ScheduleSpec, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SchedulePolicies {
@@ -780,54 +595,45 @@ pub struct SchedulePolicies {
 impl ::fastrs::Message for SchedulePolicies {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.SchedulePolicies";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.overlap_policy.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ScheduleOverlapPolicy,
-                    >::size(&self.overlap_policy);
-        }
-        if let ::core::option::Option::Some(v) = &self.catchup_window {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.pause_on_failure {
-            n += 1 + __fastrs::Bool::size(&self.pause_on_failure);
-        }
-        if self.keep_original_workflow_id {
-            n += 1 + __fastrs::Bool::size(&self.keep_original_workflow_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.keep_original_workflow_id {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.keep_original_workflow_id, &[0x20], w);
-        }
-        if self.pause_on_failure {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.pause_on_failure, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.catchup_window {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if self.overlap_policy.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ScheduleOverlapPolicy>,
-            >(&self.overlap_policy, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SchedulePolicies, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SchedulePolicies {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SchedulePolicies,
+            [__fastrs::table::Entry<SchedulePolicies>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -855,31 +661,8 @@ impl ::fastrs::Message for SchedulePolicies {
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(SchedulePolicies, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.overlap_policy = ::core::default::Default::default();
-        self.catchup_window = ::core::option::Option::None;
-        self.pause_on_failure = ::core::default::Default::default();
-        self.keep_original_workflow_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleAction {
@@ -891,45 +674,20 @@ pub struct ScheduleAction {
 impl ::fastrs::Message for ScheduleAction {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleAction";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.action {
-            n
-                += match oneof {
-                    schedule_action::Action::StartWorkflow(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::workflow::v1::NewWorkflowExecutionInfo,
-                            >::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(schedule_action::Action::StartWorkflow(v)) = &self
-            .action
-        {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::workflow::v1::NewWorkflowExecutionInfo>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleAction, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(ScheduleAction, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.action = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -949,7 +707,18 @@ impl ::fastrs::Message for ScheduleAction {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ScheduleAction {
+impl __fastrs::table::Tabled for ScheduleAction {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ScheduleAction,
+            [__fastrs::table::Entry<ScheduleAction>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(ScheduleAction, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -983,6 +752,47 @@ impl __fastrs::table::Hooks for ScheduleAction {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.action {
+                    ::core::option::Option::Some(
+                        schedule_action::Action::StartWorkflow(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                super::super::workflow::v1::NewWorkflowExecutionInfo,
+                            >::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                if let ::core::option::Option::Some(
+                    schedule_action::Action::StartWorkflow(v),
+                ) = &self.action
+                {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            super::super::workflow::v1::NewWorkflowExecutionInfo,
+                        >,
+                    >(v, &[0x0a], w);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.action = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -1020,58 +830,45 @@ pub struct ScheduleActionResult {
 impl ::fastrs::Message for ScheduleActionResult {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleActionResult";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.actual_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_workflow_result {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if self.start_workflow_status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkflowExecutionStatus,
-                    >::size(&self.start_workflow_status);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.start_workflow_status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkflowExecutionStatus>,
-            >(&self.start_workflow_status, &[0x60], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_workflow_result {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.actual_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleActionResult, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScheduleActionResult {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ScheduleActionResult,
+            [__fastrs::table::Entry<ScheduleActionResult>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -1085,7 +882,7 @@ impl ::fastrs::Message for ScheduleActionResult {
                 >(0x12, 0, ::fastrs::table_field!(ScheduleActionResult, actual_time)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x5a,
@@ -1107,31 +904,8 @@ impl ::fastrs::Message for ScheduleActionResult {
             &[0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4],
             ::fastrs::table_field!(ScheduleActionResult, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.schedule_time = ::core::option::Option::None;
-        self.actual_time = ::core::option::Option::None;
-        self.start_workflow_result = ::core::option::Option::None;
-        self.start_workflow_status = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleState {
@@ -1157,71 +931,20 @@ pub struct ScheduleState {
 impl ::fastrs::Message for ScheduleState {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleState";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.notes.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.notes);
-        }
-        if self.paused {
-            n += 1 + __fastrs::Bool::size(&self.paused);
-        }
-        if self.limited_actions {
-            n += 1 + __fastrs::Bool::size(&self.limited_actions);
-        }
-        if self.remaining_actions != 0 {
-            n += 1 + __fastrs::Int64::size(&self.remaining_actions);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.remaining_actions != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.remaining_actions, &[0x20], w);
-        }
-        if self.limited_actions {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.limited_actions, &[0x18], w);
-        }
-        if self.paused {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.paused, &[0x10], w);
-        }
-        if !self.notes.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.notes, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleState, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleState, notes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(ScheduleState, paused)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(ScheduleState, limited_actions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(ScheduleState, remaining_actions)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ScheduleState, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.notes.clear();
-        self.paused = ::core::default::Default::default();
-        self.limited_actions = ::core::default::Default::default();
-        self.remaining_actions = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1240,6 +963,33 @@ impl ::fastrs::Message for ScheduleState {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScheduleState {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ScheduleState,
+            [__fastrs::table::Entry<ScheduleState>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ScheduleState, notes)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x10, 0, ::fastrs::table_field!(ScheduleState, paused)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bool>,
+                >(0x18, 0, ::fastrs::table_field!(ScheduleState, limited_actions)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x20, 0, ::fastrs::table_field!(ScheduleState, remaining_actions)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(ScheduleState, unknown_fields),
+        );
+        &TABLE
+    };
+}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TriggerImmediatelyRequest {
     /// If set, override overlap policy for this one request.
@@ -1256,38 +1006,45 @@ pub struct TriggerImmediatelyRequest {
 impl ::fastrs::Message for TriggerImmediatelyRequest {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.TriggerImmediatelyRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.overlap_policy.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ScheduleOverlapPolicy,
-                    >::size(&self.overlap_policy);
-        }
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if self.overlap_policy.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ScheduleOverlapPolicy>,
-            >(&self.overlap_policy, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TriggerImmediatelyRequest, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TriggerImmediatelyRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TriggerImmediatelyRequest,
+            [__fastrs::table::Entry<TriggerImmediatelyRequest>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -1313,29 +1070,8 @@ impl ::fastrs::Message for TriggerImmediatelyRequest {
             &[0, 1, 2],
             ::fastrs::table_field!(TriggerImmediatelyRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.overlap_policy = ::core::default::Default::default();
-        self.scheduled_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct BackfillRequest {
@@ -1358,46 +1094,45 @@ pub struct BackfillRequest {
 impl ::fastrs::Message for BackfillRequest {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.BackfillRequest";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.end_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.overlap_policy.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ScheduleOverlapPolicy,
-                    >::size(&self.overlap_policy);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.overlap_policy.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ScheduleOverlapPolicy>,
-            >(&self.overlap_policy, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.end_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BackfillRequest, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BackfillRequest {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BackfillRequest,
+            [__fastrs::table::Entry<BackfillRequest>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -1420,30 +1155,8 @@ impl ::fastrs::Message for BackfillRequest {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(BackfillRequest, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.start_time = ::core::option::Option::None;
-        self.end_time = ::core::option::Option::None;
-        self.overlap_policy = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SchedulePatch {
@@ -1464,70 +1177,20 @@ pub struct SchedulePatch {
 impl ::fastrs::Message for SchedulePatch {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.SchedulePatch";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.trigger_immediately {
-            n += 1 + __fastrs::Msg::<TriggerImmediatelyRequest>::size(v);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<BackfillRequest>,
-            >(&self.backfill_request, 1);
-        if !self.pause.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.pause);
-        }
-        if !self.unpause.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.unpause);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.unpause.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.unpause, &[0x22], w);
-        }
-        if !self.pause.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.pause, &[0x1a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<BackfillRequest>,
-        >(&self.backfill_request, &[0x12], w);
-        if let ::core::option::Option::Some(v) = &self.trigger_immediately {
-            __fastrs::compact::write::<
-                __fastrs::Msg<TriggerImmediatelyRequest>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<SchedulePatch, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TriggerImmediatelyRequest>>,
-                >(0x0a, 0, ::fastrs::table_field!(SchedulePatch, trigger_immediately)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<BackfillRequest>>,
-                >(0x12, 0, ::fastrs::table_field!(SchedulePatch, backfill_request)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(SchedulePatch, pause)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(SchedulePatch, unpause)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(SchedulePatch, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.trigger_immediately = ::core::option::Option::None;
-        self.backfill_request.clear();
-        self.pause.clear();
-        self.unpause.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1545,6 +1208,35 @@ impl ::fastrs::Message for SchedulePatch {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for SchedulePatch {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            SchedulePatch,
+            [__fastrs::table::Entry<SchedulePatch>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<TriggerImmediatelyRequest>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(SchedulePatch, trigger_immediately)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<BackfillRequest>>,
+                >(0x12, 0, ::fastrs::table_field!(SchedulePatch, backfill_request)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(SchedulePatch, pause)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x22, 0, ::fastrs::table_field!(SchedulePatch, unpause)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(SchedulePatch, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleInfo {
@@ -1587,107 +1279,45 @@ pub struct ScheduleInfo {
 impl ::fastrs::Message for ScheduleInfo {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.action_count != 0 {
-            n += 1 + __fastrs::Int64::size(&self.action_count);
-        }
-        if self.missed_catchup_window != 0 {
-            n += 1 + __fastrs::Int64::size(&self.missed_catchup_window);
-        }
-        if self.overlap_skipped != 0 {
-            n += 1 + __fastrs::Int64::size(&self.overlap_skipped);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ScheduleActionResult>,
-            >(&self.recent_actions, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(&self.future_action_times, 1);
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.update_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.invalid_schedule_error.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.invalid_schedule_error);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(&self.running_workflows, 1);
-        if self.buffer_dropped != 0 {
-            n += 1 + __fastrs::Int64::size(&self.buffer_dropped);
-        }
-        if self.buffer_size != 0 {
-            n += 1 + __fastrs::Int64::size(&self.buffer_size);
-        }
-        if self.state_size_bytes != 0 {
-            n += 1 + __fastrs::Int64::size(&self.state_size_bytes);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.state_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_size_bytes, &[0x60], w);
-        }
-        if self.buffer_size != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.buffer_size, &[0x58], w);
-        }
-        if self.buffer_dropped != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.buffer_dropped, &[0x50], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-        >(&self.running_workflows, &[0x4a], w);
-        if !self.invalid_schedule_error.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.invalid_schedule_error, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.update_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x32], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-        >(&self.future_action_times, &[0x2a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ScheduleActionResult>,
-        >(&self.recent_actions, &[0x22], w);
-        if self.overlap_skipped != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.overlap_skipped, &[0x18], w);
-        }
-        if self.missed_catchup_window != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.missed_catchup_window, &[0x10], w);
-        }
-        if self.action_count != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.action_count, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleInfo, 12> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScheduleInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ScheduleInfo,
+            [__fastrs::table::Entry<ScheduleInfo>; 12],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -1699,7 +1329,7 @@ impl ::fastrs::Message for ScheduleInfo {
                     __fastrs::table::Implicit<__fastrs::Int64>,
                 >(0x18, 0, ::fastrs::table_field!(ScheduleInfo, overlap_skipped)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ScheduleActionResult>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ScheduleActionResult>>,
                 >(0x22, 0, ::fastrs::table_field!(ScheduleInfo, recent_actions)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
@@ -1721,7 +1351,7 @@ impl ::fastrs::Message for ScheduleInfo {
                 >(0x42, 0, ::fastrs::table_field!(ScheduleInfo, invalid_schedule_error)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(0x4a, 0, ::fastrs::table_field!(ScheduleInfo, running_workflows)),
                 __fastrs::table::Entry::new::<
@@ -1737,39 +1367,8 @@ impl ::fastrs::Message for ScheduleInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
             ::fastrs::table_field!(ScheduleInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.action_count = ::core::default::Default::default();
-        self.missed_catchup_window = ::core::default::Default::default();
-        self.overlap_skipped = ::core::default::Default::default();
-        self.recent_actions.clear();
-        self.future_action_times.clear();
-        self.create_time = ::core::option::Option::None;
-        self.update_time = ::core::option::Option::None;
-        self.invalid_schedule_error.clear();
-        self.running_workflows.clear();
-        self.buffer_dropped = ::core::default::Default::default();
-        self.buffer_size = ::core::default::Default::default();
-        self.state_size_bytes = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Schedule {
@@ -1784,67 +1383,20 @@ pub struct Schedule {
 impl ::fastrs::Message for Schedule {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.Schedule";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.spec {
-            n += 1 + __fastrs::Msg::<ScheduleSpec>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.action {
-            n += 1 + __fastrs::Msg::<ScheduleAction>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.policies {
-            n += 1 + __fastrs::Msg::<SchedulePolicies>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.state {
-            n += 1 + __fastrs::Msg::<ScheduleState>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.state {
-            __fastrs::compact::write::<__fastrs::Msg<ScheduleState>>(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.policies {
-            __fastrs::compact::write::<__fastrs::Msg<SchedulePolicies>>(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.action {
-            __fastrs::compact::write::<__fastrs::Msg<ScheduleAction>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.spec {
-            __fastrs::compact::write::<__fastrs::Msg<ScheduleSpec>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Schedule, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleSpec>>,
-                >(0x0a, 0, ::fastrs::table_field!(Schedule, spec)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleAction>>,
-                >(0x12, 0, ::fastrs::table_field!(Schedule, action)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<SchedulePolicies>>,
-                >(0x1a, 0, ::fastrs::table_field!(Schedule, policies)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleState>>,
-                >(0x22, 0, ::fastrs::table_field!(Schedule, state)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Schedule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.spec = ::core::option::Option::None;
-        self.action = ::core::option::Option::None;
-        self.policies = ::core::option::Option::None;
-        self.state = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1862,6 +1414,33 @@ impl ::fastrs::Message for Schedule {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Schedule {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Schedule,
+            [__fastrs::table::Entry<Schedule>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleSpec>>,
+                >(0x0a, 0, ::fastrs::table_field!(Schedule, spec)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleAction>>,
+                >(0x12, 0, ::fastrs::table_field!(Schedule, action)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<SchedulePolicies>>,
+                >(0x1a, 0, ::fastrs::table_field!(Schedule, policies)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleState>>,
+                >(0x22, 0, ::fastrs::table_field!(Schedule, state)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(Schedule, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// ScheduleListInfo is an abbreviated set of values from Schedule and ScheduleInfo
 /// that's returned in ListSchedules.
@@ -1889,73 +1468,52 @@ pub struct ScheduleListInfo {
 impl ::fastrs::Message for ScheduleListInfo {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleListInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.spec {
-            n += 1 + __fastrs::Msg::<ScheduleSpec>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if !self.notes.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.notes);
-        }
-        if self.paused {
-            n += 1 + __fastrs::Bool::size(&self.paused);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ScheduleActionResult>,
-            >(&self.recent_actions, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(&self.future_action_times, 1);
-        if self.state_size_bytes != 0 {
-            n += 1 + __fastrs::Int64::size(&self.state_size_bytes);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.state_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_size_bytes, &[0x38], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-        >(&self.future_action_times, &[0x32], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ScheduleActionResult>,
-        >(&self.recent_actions, &[0x2a], w);
-        if self.paused {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.paused, &[0x20], w);
-        }
-        if !self.notes.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.notes, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.spec {
-            __fastrs::compact::write::<__fastrs::Msg<ScheduleSpec>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleListInfo, 7> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScheduleListInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ScheduleListInfo,
+            [__fastrs::table::Entry<ScheduleListInfo>; 7],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleSpec>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleSpec>>,
                 >(0x0a, 0, ::fastrs::table_field!(ScheduleListInfo, spec)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(0x12, 0, ::fastrs::table_field!(ScheduleListInfo, workflow_type)),
                 __fastrs::table::Entry::new::<
@@ -1965,7 +1523,7 @@ impl ::fastrs::Message for ScheduleListInfo {
                     __fastrs::table::Implicit<__fastrs::Bool>,
                 >(0x20, 0, ::fastrs::table_field!(ScheduleListInfo, paused)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ScheduleActionResult>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ScheduleActionResult>>,
                 >(0x2a, 0, ::fastrs::table_field!(ScheduleListInfo, recent_actions)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<
@@ -1983,34 +1541,8 @@ impl ::fastrs::Message for ScheduleListInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7],
             ::fastrs::table_field!(ScheduleListInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.spec = ::core::option::Option::None;
-        self.workflow_type = ::core::option::Option::None;
-        self.notes.clear();
-        self.paused = ::core::default::Default::default();
-        self.recent_actions.clear();
-        self.future_action_times.clear();
-        self.state_size_bytes = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// ScheduleListEntry is returned by ListSchedules.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2028,79 +1560,20 @@ pub struct ScheduleListEntry {
 impl ::fastrs::Message for ScheduleListEntry {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleListEntry";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.schedule_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.schedule_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.info {
-            n += 1 + __fastrs::Msg::<ScheduleListInfo>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.info {
-            __fastrs::compact::write::<__fastrs::Msg<ScheduleListInfo>>(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x12], w);
-        }
-        if !self.schedule_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.schedule_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ScheduleListEntry, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleListEntry, schedule_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleListEntry, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ScheduleListEntry, search_attributes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ScheduleListInfo>>,
-                >(0x22, 0, ::fastrs::table_field!(ScheduleListEntry, info)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ScheduleListEntry, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.schedule_id.clear();
-        self.memo = ::core::option::Option::None;
-        self.search_attributes = ::core::option::Option::None;
-        self.info = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2118,4 +1591,35 @@ impl ::fastrs::Message for ScheduleListEntry {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ScheduleListEntry {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ScheduleListEntry,
+            [__fastrs::table::Entry<ScheduleListEntry>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(ScheduleListEntry, schedule_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(ScheduleListEntry, memo)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(ScheduleListEntry, search_attributes)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleListInfo>>,
+                >(0x22, 0, ::fastrs::table_field!(ScheduleListEntry, info)),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(ScheduleListEntry, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -23,59 +23,20 @@ pub struct EnhancedStackTrace {
 impl ::fastrs::Message for EnhancedStackTrace {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.EnhancedStackTrace";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.sdk {
-            n += 1 + __fastrs::Msg::<StackTraceSdkInfo>::size(v);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<StackTraceFileSlice>,
-            >(self.sources.iter(), 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<StackTrace>,
-            >(&self.stacks, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<StackTrace>,
-        >(&self.stacks, &[0x1a], w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<StackTraceFileSlice>,
-        >(self.sources.iter(), &[0x12], w);
-        if let ::core::option::Option::Some(v) = &self.sdk {
-            __fastrs::compact::write::<__fastrs::Msg<StackTraceSdkInfo>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EnhancedStackTrace, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<StackTraceSdkInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(EnhancedStackTrace, sdk)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StackTrace>>,
-                >(0x1a, 0, ::fastrs::table_field!(EnhancedStackTrace, stacks)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(EnhancedStackTrace, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.sdk = ::core::option::Option::None;
-        self.sources.clear();
-        self.stacks.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -95,7 +56,26 @@ impl ::fastrs::Message for EnhancedStackTrace {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for EnhancedStackTrace {
+impl __fastrs::table::Tabled for EnhancedStackTrace {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            EnhancedStackTrace,
+            [__fastrs::table::Entry<EnhancedStackTrace>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<StackTraceSdkInfo>>,
+                >(0x0a, 0, ::fastrs::table_field!(EnhancedStackTrace, sdk)),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<StackTrace>>,
+                >(0x1a, 0, ::fastrs::table_field!(EnhancedStackTrace, stacks)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(EnhancedStackTrace, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -123,6 +103,34 @@ impl __fastrs::table::Hooks for EnhancedStackTrace {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<StackTraceFileSlice>,
+                >(self.sources.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<StackTraceFileSlice>,
+                >(self.sources.iter(), &[0x12], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.sources.clear(),
+            _ => {}
+        }
+    }
 }
 /// Information pertaining to the SDK that the trace has been captured from.
 /// (-- api-linter: core::0123::resource-annotation=disabled
@@ -140,47 +148,20 @@ pub struct StackTraceSdkInfo {
 impl ::fastrs::Message for StackTraceSdkInfo {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.StackTraceSDKInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if !self.version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.version);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.version, &[0x12], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTraceSdkInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StackTraceSdkInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StackTraceSdkInfo, version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StackTraceSdkInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.version.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -198,6 +179,27 @@ impl ::fastrs::Message for StackTraceSdkInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StackTraceSdkInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StackTraceSdkInfo,
+            [__fastrs::table::Entry<StackTraceSdkInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(StackTraceSdkInfo, name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(StackTraceSdkInfo, version)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(StackTraceSdkInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// "Slice" of a file starting at line_offset -- a line offset and code fragment corresponding to the worker's stack.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -216,47 +218,20 @@ pub struct StackTraceFileSlice {
 impl ::fastrs::Message for StackTraceFileSlice {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.StackTraceFileSlice";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.line_offset != 0 {
-            n += 1 + __fastrs::Uint32::size(&self.line_offset);
-        }
-        if !self.content.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.content);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.content.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.content, &[0x12], w);
-        }
-        if self.line_offset != 0 {
-            __fastrs::compact::write::<__fastrs::Uint32>(&self.line_offset, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTraceFileSlice, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(StackTraceFileSlice, line_offset)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StackTraceFileSlice, content)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StackTraceFileSlice, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.line_offset = ::core::default::Default::default();
-        self.content.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -274,6 +249,27 @@ impl ::fastrs::Message for StackTraceFileSlice {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StackTraceFileSlice {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StackTraceFileSlice,
+            [__fastrs::table::Entry<StackTraceFileSlice>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Uint32>,
+                >(0x08, 0, ::fastrs::table_field!(StackTraceFileSlice, line_offset)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(StackTraceFileSlice, content)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(StackTraceFileSlice, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// More specific location details of a file: its path, precise line and column numbers if applicable, and function name if available.
 /// In essence, a pointer to a location in a file
@@ -300,48 +296,45 @@ pub struct StackTraceFileLocation {
 impl ::fastrs::Message for StackTraceFileLocation {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.StackTraceFileLocation";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.file_path.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.file_path);
-        }
-        if self.line != 0 {
-            n += 1 + __fastrs::Int32::size(&self.line);
-        }
-        if self.column != 0 {
-            n += 1 + __fastrs::Int32::size(&self.column);
-        }
-        if !self.function_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.function_name);
-        }
-        if self.internal_code {
-            n += 1 + __fastrs::Bool::size(&self.internal_code);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.internal_code {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.internal_code, &[0x28], w);
-        }
-        if !self.function_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.function_name, &[0x22], w);
-        }
-        if self.column != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.column, &[0x18], w);
-        }
-        if self.line != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.line, &[0x10], w);
-        }
-        if !self.file_path.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.file_path, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTraceFileLocation, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StackTraceFileLocation {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StackTraceFileLocation,
+            [__fastrs::table::Entry<StackTraceFileLocation>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -366,32 +359,8 @@ impl ::fastrs::Message for StackTraceFileLocation {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(StackTraceFileLocation, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.file_path.clear();
-        self.line = ::core::default::Default::default();
-        self.column = ::core::default::Default::default();
-        self.function_name.clear();
-        self.internal_code = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Collection of FileLocation messages from a single stack.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -405,38 +374,20 @@ pub struct StackTrace {
 impl ::fastrs::Message for StackTrace {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.StackTrace";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<StackTraceFileLocation>,
-            >(&self.locations, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<StackTraceFileLocation>,
-        >(&self.locations, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StackTrace, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StackTraceFileLocation>>,
-                >(0x0a, 0, ::fastrs::table_field!(StackTrace, locations)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StackTrace, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.locations.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -454,6 +405,26 @@ impl ::fastrs::Message for StackTrace {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StackTrace {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StackTrace,
+            [__fastrs::table::Entry<StackTrace>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<StackTraceFileLocation>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(StackTrace, locations)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(StackTrace, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct EventGroupMarker {
@@ -468,67 +439,20 @@ pub struct EventGroupMarker {
 impl ::fastrs::Message for EventGroupMarker {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.EventGroupMarker";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.variant {
-            n
-                += match oneof {
-                    event_group_marker::Variant::Label(v) => {
-                        1 + __fastrs::Msg::<event_group_marker::Label>::size(v)
-                    }
-                    event_group_marker::Variant::InboundEvent(v) => {
-                        1 + __fastrs::Msg::<event_group_marker::InboundEvent>::size(v)
-                    }
-                    event_group_marker::Variant::InboundUpdate(v) => {
-                        1 + __fastrs::Msg::<event_group_marker::InboundUpdate>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.variant {
-            ::core::option::Option::Some(event_group_marker::Variant::Label(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<event_group_marker::Label>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(
-                event_group_marker::Variant::InboundEvent(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<event_group_marker::InboundEvent>,
-                >(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(
-                event_group_marker::Variant::InboundUpdate(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<event_group_marker::InboundUpdate>,
-                >(v, &[0x1a], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<EventGroupMarker, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(EventGroupMarker, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.variant = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -548,7 +472,22 @@ impl ::fastrs::Message for EventGroupMarker {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for EventGroupMarker {
+impl __fastrs::table::Tabled for EventGroupMarker {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            EventGroupMarker,
+            [__fastrs::table::Entry<EventGroupMarker>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(EventGroupMarker, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -622,11 +561,66 @@ impl __fastrs::table::Hooks for EventGroupMarker {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        event_group_marker::Variant::Label(v),
+                    ) => 1 + __fastrs::Msg::<event_group_marker::Label>::size(v),
+                    ::core::option::Option::Some(
+                        event_group_marker::Variant::InboundEvent(v),
+                    ) => 1 + __fastrs::Msg::<event_group_marker::InboundEvent>::size(v),
+                    ::core::option::Option::Some(
+                        event_group_marker::Variant::InboundUpdate(v),
+                    ) => 1 + __fastrs::Msg::<event_group_marker::InboundUpdate>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        event_group_marker::Variant::Label(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<event_group_marker::Label>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        event_group_marker::Variant::InboundEvent(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<event_group_marker::InboundEvent>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        event_group_marker::Variant::InboundUpdate(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<event_group_marker::InboundUpdate>,
+                        >(v, &[0x1a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.variant = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`EventGroupMarker`].
 pub mod event_group_marker {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// What this Marker represents. The variant determines whether the Marker was
     /// created explicitly by user code (label) or implicitly by the SDK on inbound
     /// signals/events (inbound_event) or update handlers (inbound_update).
@@ -661,55 +655,20 @@ pub mod event_group_marker {
     impl ::fastrs::Message for Label {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.EventGroupMarker.Label";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.id);
-            }
-            if let ::core::option::Option::Some(v) = &self.label {
-                n
-                    += 1
-                        + __fastrs::Msg::<
-                            super::super::super::common::v1::Payload,
-                        >::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.label {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::super::common::v1::Payload>,
-                >(v, &[0x12], w);
-            }
-            if !self.id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.id, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Label, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Label, id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<super::super::super::common::v1::Payload>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(Label, label)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Label, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.id.clear();
-            self.label = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -727,6 +686,31 @@ pub mod event_group_marker {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for Label {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Label,
+                [__fastrs::table::Entry<Label>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(Label, id)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<
+                            __fastrs::table::Tab<
+                                super::super::super::common::v1::Payload,
+                            >,
+                        >,
+                    >(0x12, 0, ::fastrs::table_field!(Label, label)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(Label, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// The event ID of an event in the present workflow that triggered implicit
     /// creation of this group Marker.
@@ -744,39 +728,20 @@ pub mod event_group_marker {
     impl ::fastrs::Message for InboundEvent {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.EventGroupMarker.InboundEvent";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.inbound_event_id != 0 {
-                n += 1 + __fastrs::Int64::size(&self.inbound_event_id);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.inbound_event_id != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::Int64,
-                >(&self.inbound_event_id, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<InboundEvent, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x08, 0, ::fastrs::table_field!(InboundEvent, inbound_event_id)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(InboundEvent, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.inbound_event_id = ::core::default::Default::default();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -794,6 +759,24 @@ pub mod event_group_marker {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for InboundEvent {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                InboundEvent,
+                [__fastrs::table::Entry<InboundEvent>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Int64>,
+                    >(0x08, 0, ::fastrs::table_field!(InboundEvent, inbound_event_id)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(InboundEvent, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// The identifier of an inbound Update (request.meta.update_id)
     /// whose handler triggered implicit creation of this group Marker.
@@ -811,39 +794,20 @@ pub mod event_group_marker {
     impl ::fastrs::Message for InboundUpdate {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.EventGroupMarker.InboundUpdate";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.inbound_update_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.inbound_update_id);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.inbound_update_id.is_empty() {
-                __fastrs::compact::write::<
-                    __fastrs::Str,
-                >(&self.inbound_update_id, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<InboundUpdate, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(InboundUpdate, inbound_update_id)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(InboundUpdate, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.inbound_update_id.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -861,6 +825,24 @@ pub mod event_group_marker {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for InboundUpdate {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                InboundUpdate,
+                [__fastrs::table::Entry<InboundUpdate>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(InboundUpdate, inbound_update_id)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(InboundUpdate, unknown_fields),
+            );
+            &TABLE
+        };
     }
 }
 /// ExternalStorageReference identifies a payload stored in an external storage system.
@@ -882,52 +864,20 @@ pub struct ExternalStorageReference {
 impl ::fastrs::Message for ExternalStorageReference {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.ExternalStorageReference";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.driver_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.driver_name);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Str,
-            >(self.claim_data.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Str,
-        >(self.claim_data.iter(), &[0x12], w);
-        if !self.driver_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.driver_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ExternalStorageReference, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ExternalStorageReference, driver_name),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ExternalStorageReference, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.driver_name.clear();
-        self.claim_data.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -947,7 +897,27 @@ impl ::fastrs::Message for ExternalStorageReference {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for ExternalStorageReference {
+impl __fastrs::table::Tabled for ExternalStorageReference {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ExternalStorageReference,
+            [__fastrs::table::Entry<ExternalStorageReference>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(ExternalStorageReference, driver_name),
+                ),
+                __fastrs::table::Entry::hooked(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(ExternalStorageReference, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -973,6 +943,34 @@ impl __fastrs::table::Hooks for ExternalStorageReference {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.claim_data.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.claim_data.iter(), &[0x12], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.claim_data.clear(),
+            _ => {}
         }
     }
 }
@@ -1023,47 +1021,48 @@ pub struct WorkflowTaskCompletedMetadata {
 impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkflowTaskCompletedMetadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::Uint32,
-            >(&self.core_used_flags, 1);
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::Uint32,
-            >(&self.lang_used_flags, 1);
-        if !self.sdk_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.sdk_name);
-        }
-        if !self.sdk_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.sdk_version);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.sdk_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.sdk_version, &[0x22], w);
-        }
-        if !self.sdk_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.sdk_name, &[0x1a], w);
-        }
-        __fastrs::compact::write_packed::<
-            __fastrs::Uint32,
-        >(&self.lang_used_flags, &[0x12], w);
-        __fastrs::compact::write_packed::<
-            __fastrs::Uint32,
-        >(&self.core_used_flags, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowTaskCompletedMetadata, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowTaskCompletedMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowTaskCompletedMetadata,
+            [__fastrs::table::Entry<WorkflowTaskCompletedMetadata>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Uint32>,
+                    __fastrs::table::Packed<__fastrs::Uint32>,
                 >(
                     0x0a,
                     0x08,
@@ -1072,7 +1071,7 @@ impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
                     ),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<__fastrs::Uint32>,
+                    __fastrs::table::Packed<__fastrs::Uint32>,
                 >(
                     0x12,
                     0x10,
@@ -1098,31 +1097,8 @@ impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(WorkflowTaskCompletedMetadata, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.core_used_flags.clear();
-        self.lang_used_flags.clear();
-        self.sdk_name.clear();
-        self.sdk_version.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Information a user can set, often for use by user interfaces.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1143,55 +1119,20 @@ pub struct UserMetadata {
 impl ::fastrs::Message for UserMetadata {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.UserMetadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.summary {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.summary {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payload>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UserMetadata, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(UserMetadata, summary)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(UserMetadata, details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UserMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.summary = ::core::option::Option::None;
-        self.details = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1209,6 +1150,31 @@ impl ::fastrs::Message for UserMetadata {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for UserMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            UserMetadata,
+            [__fastrs::table::Entry<UserMetadata>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(UserMetadata, summary)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payload>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(UserMetadata, details)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(UserMetadata, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkerConfig {
@@ -1221,73 +1187,20 @@ pub struct WorkerConfig {
 impl ::fastrs::Message for WorkerConfig {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkerConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.workflow_cache_size != 0 {
-            n += 1 + __fastrs::Int32::size(&self.workflow_cache_size);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.poller_behavior {
-            n
-                += match oneof {
-                    worker_config::PollerBehavior::SimplePollerBehavior(v) => {
-                        1 + __fastrs::Msg::<worker_config::SimplePollerBehavior>::size(v)
-                    }
-                    worker_config::PollerBehavior::AutoscalingPollerBehavior(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                worker_config::AutoscalingPollerBehavior,
-                            >::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.poller_behavior {
-            ::core::option::Option::Some(
-                worker_config::PollerBehavior::SimplePollerBehavior(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<worker_config::SimplePollerBehavior>,
-                >(v, &[0x12], w);
-            }
-            ::core::option::Option::Some(
-                worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
-                >(v, &[0x1a], w);
-            }
-            _ => {}
-        }
-        if self.workflow_cache_size != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.workflow_cache_size, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerConfig, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(WorkerConfig, workflow_cache_size)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkerConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.workflow_cache_size = ::core::default::Default::default();
-        self.poller_behavior = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1307,7 +1220,24 @@ impl ::fastrs::Message for WorkerConfig {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkerConfig {
+impl __fastrs::table::Tabled for WorkerConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerConfig,
+            [__fastrs::table::Entry<WorkerConfig>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int32>,
+                >(0x08, 0, ::fastrs::table_field!(WorkerConfig, workflow_cache_size)),
+                __fastrs::table::Entry::hooked(0x12),
+                __fastrs::table::Entry::hooked_read(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(WorkerConfig, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1360,11 +1290,63 @@ impl __fastrs::table::Hooks for WorkerConfig {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x12 => {
+                match &self.poller_behavior {
+                    ::core::option::Option::Some(
+                        worker_config::PollerBehavior::SimplePollerBehavior(v),
+                    ) => {
+                        1 + __fastrs::Msg::<worker_config::SimplePollerBehavior>::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                worker_config::AutoscalingPollerBehavior,
+                            >::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x12 => {
+                match &self.poller_behavior {
+                    ::core::option::Option::Some(
+                        worker_config::PollerBehavior::SimplePollerBehavior(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<worker_config::SimplePollerBehavior>,
+                        >(v, &[0x12], w);
+                    }
+                    ::core::option::Option::Some(
+                        worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
+                        >(v, &[0x1a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x12 => self.poller_behavior = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`WorkerConfig`].
 pub mod worker_config {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum PollerBehavior {
         SimplePollerBehavior(SimplePollerBehavior),
@@ -1380,39 +1362,20 @@ pub mod worker_config {
     impl ::fastrs::Message for SimplePollerBehavior {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkerConfig.SimplePollerBehavior";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.max_pollers != 0 {
-                n += 1 + __fastrs::Int32::size(&self.max_pollers);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.max_pollers != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::Int32,
-                >(&self.max_pollers, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<SimplePollerBehavior, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(SimplePollerBehavior, max_pollers)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(SimplePollerBehavior, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.max_pollers = ::core::default::Default::default();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -1431,6 +1394,24 @@ pub mod worker_config {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for SimplePollerBehavior {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                SimplePollerBehavior,
+                [__fastrs::table::Entry<SimplePollerBehavior>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Int32>,
+                    >(0x08, 0, ::fastrs::table_field!(SimplePollerBehavior, max_pollers)),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(SimplePollerBehavior, unknown_fields),
+            );
+            &TABLE
+        };
+    }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct AutoscalingPollerBehavior {
         /// At least this many poll calls will always be attempted (assuming slots are available).
@@ -1448,42 +1429,45 @@ pub mod worker_config {
     impl ::fastrs::Message for AutoscalingPollerBehavior {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkerConfig.AutoscalingPollerBehavior";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.min_pollers != 0 {
-                n += 1 + __fastrs::Int32::size(&self.min_pollers);
-            }
-            if self.max_pollers != 0 {
-                n += 1 + __fastrs::Int32::size(&self.max_pollers);
-            }
-            if self.initial_pollers != 0 {
-                n += 1 + __fastrs::Int32::size(&self.initial_pollers);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if self.initial_pollers != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::Int32,
-                >(&self.initial_pollers, &[0x18], w);
-            }
-            if self.max_pollers != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::Int32,
-                >(&self.max_pollers, &[0x10], w);
-            }
-            if self.min_pollers != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::Int32,
-                >(&self.min_pollers, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<AutoscalingPollerBehavior, 3> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for AutoscalingPollerBehavior {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                AutoscalingPollerBehavior,
+                [__fastrs::table::Entry<AutoscalingPollerBehavior>; 3],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Int32>,
@@ -1512,30 +1496,8 @@ pub mod worker_config {
                 &[0, 1, 2, 3],
                 ::fastrs::table_field!(AutoscalingPollerBehavior, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.min_pollers = ::core::default::Default::default();
-            self.max_pollers = ::core::default::Default::default();
-            self.initial_pollers = ::core::default::Default::default();
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
 }
 /// The name of the query to retrieve this information is `__temporal_workflow_metadata`.
@@ -1553,47 +1515,20 @@ pub struct WorkflowMetadata {
 impl ::fastrs::Message for WorkflowMetadata {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkflowMetadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.definition {
-            n += 1 + __fastrs::Msg::<WorkflowDefinition>::size(v);
-        }
-        if !self.current_details.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.current_details);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.current_details.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.current_details, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.definition {
-            __fastrs::compact::write::<__fastrs::Msg<WorkflowDefinition>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowMetadata, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkflowDefinition>>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowMetadata, definition)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowMetadata, current_details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowMetadata, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.definition = ::core::option::Option::None;
-        self.current_details.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1611,6 +1546,27 @@ impl ::fastrs::Message for WorkflowMetadata {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowMetadata,
+            [__fastrs::table::Entry<WorkflowMetadata>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkflowDefinition>>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowMetadata, definition)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(WorkflowMetadata, current_details)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(WorkflowMetadata, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// (-- api-linter: core::0203::optional=disabled --)
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1631,88 +1587,20 @@ pub struct WorkflowDefinition {
 impl ::fastrs::Message for WorkflowDefinition {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkflowDefinition";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.r#type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.r#type);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<WorkflowInteractionDefinition>,
-            >(&self.query_definitions, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<WorkflowInteractionDefinition>,
-            >(&self.signal_definitions, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<WorkflowInteractionDefinition>,
-            >(&self.update_definitions, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<WorkflowInteractionDefinition>,
-        >(&self.update_definitions, &[0x22], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<WorkflowInteractionDefinition>,
-        >(&self.signal_definitions, &[0x1a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<WorkflowInteractionDefinition>,
-        >(&self.query_definitions, &[0x12], w);
-        if !self.r#type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.r#type, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowDefinition, 4> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowDefinition, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<WorkflowInteractionDefinition>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowDefinition, query_definitions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<WorkflowInteractionDefinition>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(WorkflowDefinition, signal_definitions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<WorkflowInteractionDefinition>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(WorkflowDefinition, update_definitions),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(WorkflowDefinition, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type.clear();
-        self.query_definitions.clear();
-        self.signal_definitions.clear();
-        self.update_definitions.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1730,6 +1618,51 @@ impl ::fastrs::Message for WorkflowDefinition {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowDefinition {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowDefinition,
+            [__fastrs::table::Entry<WorkflowDefinition>; 4],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowDefinition, r#type)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<WorkflowInteractionDefinition>,
+                    >,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(WorkflowDefinition, query_definitions),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<WorkflowInteractionDefinition>,
+                    >,
+                >(
+                    0x1a,
+                    0,
+                    ::fastrs::table_field!(WorkflowDefinition, signal_definitions),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<WorkflowInteractionDefinition>,
+                    >,
+                >(
+                    0x22,
+                    0,
+                    ::fastrs::table_field!(WorkflowDefinition, update_definitions),
+                ),
+            ],
+            &[0, 1, 2, 3, 4],
+            ::fastrs::table_field!(WorkflowDefinition, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// (-- api-linter: core::0123::resource-annotation=disabled
 /// aip.dev/not-precedent: The `name` field is optional. --)
@@ -1751,51 +1684,20 @@ pub struct WorkflowInteractionDefinition {
 impl ::fastrs::Message for WorkflowInteractionDefinition {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkflowInteractionDefinition";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if !self.description.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.description);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.description.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.description, &[0x12], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowInteractionDefinition, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowInteractionDefinition, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowInteractionDefinition, description),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowInteractionDefinition, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.description.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1813,4 +1715,29 @@ impl ::fastrs::Message for WorkflowInteractionDefinition {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowInteractionDefinition {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowInteractionDefinition,
+            [__fastrs::table::Entry<WorkflowInteractionDefinition>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkflowInteractionDefinition, name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(WorkflowInteractionDefinition, description),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(WorkflowInteractionDefinition, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -20,42 +20,45 @@ pub struct TaskQueue {
 impl ::fastrs::Message for TaskQueue {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueue";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if self.kind.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::TaskQueueKind,
-                    >::size(&self.kind);
-        }
-        if !self.normal_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.normal_name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.normal_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.normal_name, &[0x1a], w);
-        }
-        if self.kind.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::TaskQueueKind>,
-            >(&self.kind, &[0x10], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueue, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TaskQueue {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueue,
+            [__fastrs::table::Entry<TaskQueue>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -72,13 +75,35 @@ impl ::fastrs::Message for TaskQueue {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(TaskQueue, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+/// Only applies to activity task queues
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct TaskQueueMetadata {
+    /// Allows throttling dispatch of tasks from this queue
+    pub max_tasks_per_second: ::core::option::Option<::fastrs::well_known::DoubleValue>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for TaskQueueMetadata {
+    const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueMetadata";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.kind = ::core::default::Default::default();
-        self.normal_name.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -97,38 +122,13 @@ impl ::fastrs::Message for TaskQueue {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// Only applies to activity task queues
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct TaskQueueMetadata {
-    /// Allows throttling dispatch of tasks from this queue
-    pub max_tasks_per_second: ::core::option::Option<::fastrs::well_known::DoubleValue>,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for TaskQueueMetadata {
-    const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueMetadata";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.max_tasks_per_second {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::DoubleValue>::size(v);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.max_tasks_per_second {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::DoubleValue>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueMetadata, 1> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for TaskQueueMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueueMetadata,
+            [__fastrs::table::Entry<TaskQueueMetadata>; 1],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -143,28 +143,8 @@ impl ::fastrs::Message for TaskQueueMetadata {
             &[0, 1],
             ::fastrs::table_field!(TaskQueueMetadata, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.max_tasks_per_second = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueueVersioningInfo {
@@ -204,70 +184,45 @@ pub struct TaskQueueVersioningInfo {
 impl ::fastrs::Message for TaskQueueVersioningInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueVersioningInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.current_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.current_version);
-        }
-        if !self.ramping_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.ramping_version);
-        }
-        if self.ramping_version_percentage.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.ramping_version_percentage);
-        }
-        if let ::core::option::Option::Some(v) = &self.update_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_deployment_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.ramping_deployment_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.ramping_deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.update_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if self.ramping_version_percentage.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.ramping_version_percentage, &[0x1d], w);
-        }
-        if !self.ramping_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.ramping_version, &[0x12], w);
-        }
-        if !self.current_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.current_version, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueVersioningInfo, 6> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TaskQueueVersioningInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueueVersioningInfo,
+            [__fastrs::table::Entry<TaskQueueVersioningInfo>; 6],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -299,7 +254,7 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
                 >(0x22, 0, ::fastrs::table_field!(TaskQueueVersioningInfo, update_time)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -312,7 +267,7 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -327,33 +282,8 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
             &[0, 1, 2, 3, 4, 0, 0, 5, 0, 6],
             ::fastrs::table_field!(TaskQueueVersioningInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.current_version.clear();
-        self.ramping_version.clear();
-        self.ramping_version_percentage = ::core::default::Default::default();
-        self.update_time = ::core::option::Option::None;
-        self.current_deployment_version = ::core::option::Option::None;
-        self.ramping_deployment_version = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Used for specifying versions the caller is interested in.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -372,32 +302,45 @@ pub struct TaskQueueVersionSelection {
 impl ::fastrs::Message for TaskQueueVersionSelection {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueVersionSelection";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.build_ids, 1);
-        if self.unversioned {
-            n += 1 + __fastrs::Bool::size(&self.unversioned);
-        }
-        if self.all_active {
-            n += 1 + __fastrs::Bool::size(&self.all_active);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.all_active {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.all_active, &[0x18], w);
-        }
-        if self.unversioned {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.unversioned, &[0x10], w);
-        }
-        __fastrs::compact::write_repeated::<__fastrs::Str>(&self.build_ids, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueVersionSelection, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TaskQueueVersionSelection {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueueVersionSelection,
+            [__fastrs::table::Entry<TaskQueueVersionSelection>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Repeated<__fastrs::Str>,
@@ -416,30 +359,8 @@ impl ::fastrs::Message for TaskQueueVersionSelection {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(TaskQueueVersionSelection, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.build_ids.clear();
-        self.unversioned = ::core::default::Default::default();
-        self.all_active = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueueVersionInfo {
@@ -464,62 +385,20 @@ pub struct TaskQueueVersionInfo {
 impl ::fastrs::Message for TaskQueueVersionInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueVersionInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::size_map::<
-                __fastrs::Int32,
-                __fastrs::Msg<TaskQueueTypeInfo>,
-            >(self.types_info.iter(), 1);
-        if self.task_reachability.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::BuildIdTaskReachability,
-                    >::size(&self.task_reachability);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.task_reachability.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::BuildIdTaskReachability>,
-            >(&self.task_reachability, &[0x10], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Int32,
-            __fastrs::Msg<TaskQueueTypeInfo>,
-        >(self.types_info.iter(), &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueVersionInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::BuildIdTaskReachability,
-                        >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(TaskQueueVersionInfo, task_reachability),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueueVersionInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.types_info.clear();
-        self.task_reachability = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -539,7 +418,31 @@ impl ::fastrs::Message for TaskQueueVersionInfo {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for TaskQueueVersionInfo {
+impl __fastrs::table::Tabled for TaskQueueVersionInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueueVersionInfo,
+            [__fastrs::table::Entry<TaskQueueVersionInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<
+                            super::super::enums::v1::BuildIdTaskReachability,
+                        >,
+                    >,
+                >(
+                    0x10,
+                    0,
+                    ::fastrs::table_field!(TaskQueueVersionInfo, task_reachability),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(TaskQueueVersionInfo, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -567,6 +470,34 @@ impl __fastrs::table::Hooks for TaskQueueVersionInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                __fastrs::size_map::<
+                    __fastrs::Int32,
+                    __fastrs::Msg<TaskQueueTypeInfo>,
+                >(self.types_info.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                __fastrs::write_map::<
+                    __fastrs::Int32,
+                    __fastrs::Msg<TaskQueueTypeInfo>,
+                >(self.types_info.iter(), &[0x0a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.types_info.clear(),
+            _ => {}
+        }
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueueTypeInfo {
@@ -580,48 +511,20 @@ pub struct TaskQueueTypeInfo {
 impl ::fastrs::Message for TaskQueueTypeInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueTypeInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<PollerInfo>,
-            >(&self.pollers, 1);
-        if let ::core::option::Option::Some(v) = &self.stats {
-            n += 1 + __fastrs::Msg::<TaskQueueStats>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.stats {
-            __fastrs::compact::write::<__fastrs::Msg<TaskQueueStats>>(v, &[0x12], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<PollerInfo>,
-        >(&self.pollers, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueTypeInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<PollerInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueTypeInfo, pollers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TaskQueueStats>>,
-                >(0x12, 0, ::fastrs::table_field!(TaskQueueTypeInfo, stats)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueueTypeInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.pollers.clear();
-        self.stats = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -639,6 +542,27 @@ impl ::fastrs::Message for TaskQueueTypeInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TaskQueueTypeInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueueTypeInfo,
+            [__fastrs::table::Entry<TaskQueueTypeInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<PollerInfo>>,
+                >(0x0a, 0, ::fastrs::table_field!(TaskQueueTypeInfo, pollers)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<TaskQueueStats>>,
+                >(0x12, 0, ::fastrs::table_field!(TaskQueueTypeInfo, stats)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(TaskQueueTypeInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// TaskQueueStats contains statistics about task queue backlog and activity.
 ///
@@ -702,58 +626,45 @@ pub struct TaskQueueStats {
 impl ::fastrs::Message for TaskQueueStats {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueStats";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.approximate_backlog_count != 0 {
-            n += 1 + __fastrs::Int64::size(&self.approximate_backlog_count);
-        }
-        if let ::core::option::Option::Some(v) = &self.approximate_backlog_age {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.tasks_add_rate.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.tasks_add_rate);
-        }
-        if self.tasks_dispatch_rate.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.tasks_dispatch_rate);
-        }
-        if self.rate_limiting_active {
-            n += 1 + __fastrs::Bool::size(&self.rate_limiting_active);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.rate_limiting_active {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.rate_limiting_active, &[0x28], w);
-        }
-        if self.tasks_dispatch_rate.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.tasks_dispatch_rate, &[0x25], w);
-        }
-        if self.tasks_add_rate.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.tasks_add_rate, &[0x1d], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.approximate_backlog_age {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if self.approximate_backlog_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.approximate_backlog_count, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueStats, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TaskQueueStats {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueueStats,
+            [__fastrs::table::Entry<TaskQueueStats>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -784,32 +695,8 @@ impl ::fastrs::Message for TaskQueueStats {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(TaskQueueStats, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.approximate_backlog_count = ::core::default::Default::default();
-        self.approximate_backlog_age = ::core::option::Option::None;
-        self.tasks_add_rate = ::core::default::Default::default();
-        self.tasks_dispatch_rate = ::core::default::Default::default();
-        self.rate_limiting_active = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Deprecated. Use `InternalTaskQueueStatus`. This is kept until `DescribeTaskQueue` supports legacy behavior.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -826,52 +713,45 @@ pub struct TaskQueueStatus {
 impl ::fastrs::Message for TaskQueueStatus {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueStatus";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.backlog_count_hint != 0 {
-            n += 1 + __fastrs::Int64::size(&self.backlog_count_hint);
-        }
-        if self.read_level != 0 {
-            n += 1 + __fastrs::Int64::size(&self.read_level);
-        }
-        if self.ack_level != 0 {
-            n += 1 + __fastrs::Int64::size(&self.ack_level);
-        }
-        if self.rate_per_second.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.rate_per_second);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_id_block {
-            n += 1 + __fastrs::Msg::<TaskIdBlock>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.task_id_block {
-            __fastrs::compact::write::<__fastrs::Msg<TaskIdBlock>>(v, &[0x2a], w);
-        }
-        if self.rate_per_second.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.rate_per_second, &[0x21], w);
-        }
-        if self.ack_level != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.ack_level, &[0x18], w);
-        }
-        if self.read_level != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.read_level, &[0x10], w);
-        }
-        if self.backlog_count_hint != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.backlog_count_hint, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueStatus, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TaskQueueStatus {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueueStatus,
+            [__fastrs::table::Entry<TaskQueueStatus>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int64>,
@@ -886,38 +766,14 @@ impl ::fastrs::Message for TaskQueueStatus {
                     __fastrs::table::Implicit<__fastrs::Double>,
                 >(0x21, 0, ::fastrs::table_field!(TaskQueueStatus, rate_per_second)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TaskIdBlock>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<TaskIdBlock>>,
                 >(0x2a, 0, ::fastrs::table_field!(TaskQueueStatus, task_id_block)),
             ],
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(TaskQueueStatus, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.backlog_count_hint = ::core::default::Default::default();
-        self.read_level = ::core::default::Default::default();
-        self.ack_level = ::core::default::Default::default();
-        self.rate_per_second = ::core::default::Default::default();
-        self.task_id_block = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskIdBlock {
@@ -930,47 +786,20 @@ pub struct TaskIdBlock {
 impl ::fastrs::Message for TaskIdBlock {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskIdBlock";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.start_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.start_id);
-        }
-        if self.end_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.end_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.end_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.end_id, &[0x10], w);
-        }
-        if self.start_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.start_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskIdBlock, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(TaskIdBlock, start_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(TaskIdBlock, end_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskIdBlock, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.start_id = ::core::default::Default::default();
-        self.end_id = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -989,6 +818,27 @@ impl ::fastrs::Message for TaskIdBlock {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TaskIdBlock {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskIdBlock,
+            [__fastrs::table::Entry<TaskIdBlock>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(TaskIdBlock, start_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x10, 0, ::fastrs::table_field!(TaskIdBlock, end_id)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(TaskIdBlock, unknown_fields),
+        );
+        &TABLE
+    };
+}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueuePartitionMetadata {
     pub key: ::fastrs::alloc::string::String,
@@ -1000,30 +850,45 @@ pub struct TaskQueuePartitionMetadata {
 impl ::fastrs::Message for TaskQueuePartitionMetadata {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueuePartitionMetadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.key.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.key);
-        }
-        if !self.owner_host_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.owner_host_name);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.owner_host_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.owner_host_name, &[0x12], w);
-        }
-        if !self.key.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.key, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueuePartitionMetadata, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TaskQueuePartitionMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueuePartitionMetadata,
+            [__fastrs::table::Entry<TaskQueuePartitionMetadata>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1039,29 +904,8 @@ impl ::fastrs::Message for TaskQueuePartitionMetadata {
             &[0, 1, 2],
             ::fastrs::table_field!(TaskQueuePartitionMetadata, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.key.clear();
-        self.owner_host_name.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PollerInfo {
@@ -1086,107 +930,20 @@ pub struct PollerInfo {
 impl ::fastrs::Message for PollerInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.PollerInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.last_access_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if self.rate_per_second.to_bits() != 0 {
-            n += 1 + __fastrs::Double::size(&self.rate_per_second);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version_capabilities {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionCapabilities,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_options {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentOptions,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.deployment_options {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentOptions>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_version_capabilities {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionCapabilities>,
-            >(v, &[0x22], w);
-        }
-        if self.rate_per_second.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Double,
-            >(&self.rate_per_second, &[0x19], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_access_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerInfo, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(PollerInfo, last_access_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PollerInfo, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(PollerInfo, rate_per_second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<
-                            super::super::common::v1::WorkerVersionCapabilities,
-                        >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PollerInfo, worker_version_capabilities),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<
-                            super::super::deployment::v1::WorkerDeploymentOptions,
-                        >,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(PollerInfo, deployment_options)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(PollerInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.last_access_time = ::core::option::Option::None;
-        self.identity.clear();
-        self.rate_per_second = ::core::default::Default::default();
-        self.worker_version_capabilities = ::core::option::Option::None;
-        self.deployment_options = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1205,6 +962,50 @@ impl ::fastrs::Message for PollerInfo {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PollerInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PollerInfo,
+            [__fastrs::table::Entry<PollerInfo>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(PollerInfo, last_access_time)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(PollerInfo, identity)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Double>,
+                >(0x19, 0, ::fastrs::table_field!(PollerInfo, rate_per_second)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionCapabilities,
+                        >,
+                    >,
+                >(
+                    0x22,
+                    0,
+                    ::fastrs::table_field!(PollerInfo, worker_version_capabilities),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<
+                            super::super::deployment::v1::WorkerDeploymentOptions,
+                        >,
+                    >,
+                >(0x2a, 0, ::fastrs::table_field!(PollerInfo, deployment_options)),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(PollerInfo, unknown_fields),
+        );
+        &TABLE
+    };
+}
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StickyExecutionAttributes {
     pub worker_task_queue: ::core::option::Option<TaskQueue>,
@@ -1220,35 +1021,48 @@ pub struct StickyExecutionAttributes {
 impl ::fastrs::Message for StickyExecutionAttributes {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.StickyExecutionAttributes";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.worker_task_queue {
-            n += 1 + __fastrs::Msg::<TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.worker_task_queue {
-            __fastrs::compact::write::<__fastrs::Msg<TaskQueue>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StickyExecutionAttributes, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StickyExecutionAttributes {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StickyExecutionAttributes,
+            [__fastrs::table::Entry<StickyExecutionAttributes>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<TaskQueue>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<TaskQueue>>,
                 >(
                     0x0a,
                     0,
@@ -1269,29 +1083,8 @@ impl ::fastrs::Message for StickyExecutionAttributes {
             &[0, 1, 2],
             ::fastrs::table_field!(StickyExecutionAttributes, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.worker_task_queue = ::core::option::Option::None;
-        self.schedule_to_start_timeout = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Used by the worker versioning APIs, represents an unordered set of one or more versions which are
 /// considered to be compatible with each other. Currently the versions are always worker build IDs.
@@ -1306,33 +1099,20 @@ pub struct CompatibleVersionSet {
 impl ::fastrs::Message for CompatibleVersionSet {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.CompatibleVersionSet";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n += __fastrs::compact::size_repeated::<__fastrs::Str>(&self.build_ids, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<__fastrs::Str>(&self.build_ids, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CompatibleVersionSet, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CompatibleVersionSet, build_ids)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CompatibleVersionSet, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.build_ids.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1350,6 +1130,24 @@ impl ::fastrs::Message for CompatibleVersionSet {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CompatibleVersionSet {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CompatibleVersionSet,
+            [__fastrs::table::Entry<CompatibleVersionSet>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(CompatibleVersionSet, build_ids)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(CompatibleVersionSet, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Reachability of tasks for a worker on a single task queue.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1368,54 +1166,20 @@ pub struct TaskQueueReachability {
 impl ::fastrs::Message for TaskQueueReachability {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueReachability";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.task_queue.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.task_queue);
-        }
-        n
-            += __fastrs::compact::size_packed::<
-                __fastrs::OpenEnum<super::super::enums::v1::TaskReachability>,
-            >(&self.reachability, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_packed::<
-            __fastrs::OpenEnum<super::super::enums::v1::TaskReachability>,
-        >(&self.reachability, &[0x12], w);
-        if !self.task_queue.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.task_queue, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueReachability, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueReachability, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packable<
-                        __fastrs::OpenEnum<super::super::enums::v1::TaskReachability>,
-                    >,
-                >(
-                    0x12,
-                    0x10,
-                    ::fastrs::table_field!(TaskQueueReachability, reachability),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueueReachability, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.task_queue.clear();
-        self.reachability.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1433,6 +1197,33 @@ impl ::fastrs::Message for TaskQueueReachability {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for TaskQueueReachability {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueueReachability,
+            [__fastrs::table::Entry<TaskQueueReachability>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(TaskQueueReachability, task_queue)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Packed<
+                        __fastrs::OpenEnum<super::super::enums::v1::TaskReachability>,
+                    >,
+                >(
+                    0x12,
+                    0x10,
+                    ::fastrs::table_field!(TaskQueueReachability, reachability),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(TaskQueueReachability, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Reachability of tasks for a worker by build id, in one or more task queues.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1448,52 +1239,20 @@ pub struct BuildIdReachability {
 impl ::fastrs::Message for BuildIdReachability {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.BuildIdReachability";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.build_id);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<TaskQueueReachability>,
-            >(&self.task_queue_reachability, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<TaskQueueReachability>,
-        >(&self.task_queue_reachability, &[0x12], w);
-        if !self.build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.build_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BuildIdReachability, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BuildIdReachability, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<TaskQueueReachability>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(BuildIdReachability, task_queue_reachability),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BuildIdReachability, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.build_id.clear();
-        self.task_queue_reachability.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1511,6 +1270,33 @@ impl ::fastrs::Message for BuildIdReachability {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for BuildIdReachability {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BuildIdReachability,
+            [__fastrs::table::Entry<BuildIdReachability>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(BuildIdReachability, build_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<TaskQueueReachability>,
+                    >,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(BuildIdReachability, task_queue_reachability),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(BuildIdReachability, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RampByPercentage {
@@ -1523,39 +1309,20 @@ pub struct RampByPercentage {
 impl ::fastrs::Message for RampByPercentage {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.RampByPercentage";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.ramp_percentage.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.ramp_percentage);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.ramp_percentage.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.ramp_percentage, &[0x0d], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RampByPercentage, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x0d, 0, ::fastrs::table_field!(RampByPercentage, ramp_percentage)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RampByPercentage, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.ramp_percentage = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1573,6 +1340,24 @@ impl ::fastrs::Message for RampByPercentage {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RampByPercentage {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RampByPercentage,
+            [__fastrs::table::Entry<RampByPercentage>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Float>,
+                >(0x0d, 0, ::fastrs::table_field!(RampByPercentage, ramp_percentage)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(RampByPercentage, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Assignment rules are applied to *new* Workflow and Activity executions at
 /// schedule time to assign them to a Build ID.
@@ -1626,57 +1411,20 @@ pub struct BuildIdAssignmentRule {
 impl ::fastrs::Message for BuildIdAssignmentRule {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.BuildIdAssignmentRule";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.target_build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.target_build_id);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.ramp {
-            n
-                += match oneof {
-                    build_id_assignment_rule::Ramp::PercentageRamp(v) => {
-                        1 + __fastrs::Msg::<RampByPercentage>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(
-            build_id_assignment_rule::Ramp::PercentageRamp(v),
-        ) = &self.ramp
-        {
-            __fastrs::compact::write::<__fastrs::Msg<RampByPercentage>>(v, &[0x1a], w);
-        }
-        if !self.target_build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.target_build_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<BuildIdAssignmentRule, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BuildIdAssignmentRule, target_build_id),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 0, 2],
-            ::fastrs::table_field!(BuildIdAssignmentRule, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.target_build_id.clear();
-        self.ramp = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1696,7 +1444,27 @@ impl ::fastrs::Message for BuildIdAssignmentRule {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for BuildIdAssignmentRule {
+impl __fastrs::table::Tabled for BuildIdAssignmentRule {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            BuildIdAssignmentRule,
+            [__fastrs::table::Entry<BuildIdAssignmentRule>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(BuildIdAssignmentRule, target_build_id),
+                ),
+                __fastrs::table::Entry::hooked(0x1a),
+            ],
+            &[0, 1, 0, 2],
+            ::fastrs::table_field!(BuildIdAssignmentRule, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1726,6 +1494,40 @@ impl __fastrs::table::Hooks for BuildIdAssignmentRule {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x1a => {
+                match &self.ramp {
+                    ::core::option::Option::Some(
+                        build_id_assignment_rule::Ramp::PercentageRamp(v),
+                    ) => 1 + __fastrs::Msg::<RampByPercentage>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x1a => {
+                if let ::core::option::Option::Some(
+                    build_id_assignment_rule::Ramp::PercentageRamp(v),
+                ) = &self.ramp
+                {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<RampByPercentage>,
+                    >(v, &[0x1a], w);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x1a => self.ramp = ::core::option::Option::None,
+            _ => {}
         }
     }
 }
@@ -1778,30 +1580,45 @@ pub struct CompatibleBuildIdRedirectRule {
 impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.CompatibleBuildIdRedirectRule";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.source_build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.source_build_id);
-        }
-        if !self.target_build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.target_build_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.target_build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.target_build_id, &[0x12], w);
-        }
-        if !self.source_build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.source_build_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CompatibleBuildIdRedirectRule, 2> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CompatibleBuildIdRedirectRule {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CompatibleBuildIdRedirectRule,
+            [__fastrs::table::Entry<CompatibleBuildIdRedirectRule>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1825,12 +1642,34 @@ impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
             &[0, 1, 2],
             ::fastrs::table_field!(CompatibleBuildIdRedirectRule, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct TimestampedBuildIdAssignmentRule {
+    pub rule: ::core::option::Option<BuildIdAssignmentRule>,
+    pub create_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
+    const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TimestampedBuildIdAssignmentRule";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.source_build_id.clear();
-        self.target_build_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1849,48 +1688,18 @@ impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct TimestampedBuildIdAssignmentRule {
-    pub rule: ::core::option::Option<BuildIdAssignmentRule>,
-    pub create_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
-    const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TimestampedBuildIdAssignmentRule";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.rule {
-            n += 1 + __fastrs::Msg::<BuildIdAssignmentRule>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.rule {
-            __fastrs::compact::write::<
-                __fastrs::Msg<BuildIdAssignmentRule>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TimestampedBuildIdAssignmentRule, 2> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for TimestampedBuildIdAssignmentRule {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TimestampedBuildIdAssignmentRule,
+            [__fastrs::table::Entry<TimestampedBuildIdAssignmentRule>; 2],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<BuildIdAssignmentRule>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<BuildIdAssignmentRule>,
+                    >,
                 >(
                     0x0a,
                     0,
@@ -1909,12 +1718,34 @@ impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
             &[0, 1, 2],
             ::fastrs::table_field!(TimestampedBuildIdAssignmentRule, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct TimestampedCompatibleBuildIdRedirectRule {
+    pub rule: ::core::option::Option<CompatibleBuildIdRedirectRule>,
+    pub create_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
+    const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TimestampedCompatibleBuildIdRedirectRule";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.rule = ::core::option::Option::None;
-        self.create_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1933,52 +1764,17 @@ impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct TimestampedCompatibleBuildIdRedirectRule {
-    pub rule: ::core::option::Option<CompatibleBuildIdRedirectRule>,
-    pub create_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
-    const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TimestampedCompatibleBuildIdRedirectRule";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.rule {
-            n += 1 + __fastrs::Msg::<CompatibleBuildIdRedirectRule>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.rule {
-            __fastrs::compact::write::<
-                __fastrs::Msg<CompatibleBuildIdRedirectRule>,
-            >(v, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+impl __fastrs::table::Tabled for TimestampedCompatibleBuildIdRedirectRule {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
         static TABLE: __fastrs::table::Table<
             TimestampedCompatibleBuildIdRedirectRule,
-            2,
+            [__fastrs::table::Entry<TimestampedCompatibleBuildIdRedirectRule>; 2],
         > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<CompatibleBuildIdRedirectRule>,
+                        __fastrs::table::Tab<CompatibleBuildIdRedirectRule>,
                     >,
                 >(
                     0x0a,
@@ -2004,29 +1800,8 @@ impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
                 TimestampedCompatibleBuildIdRedirectRule, unknown_fields
             ),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.rule = ::core::option::Option::None;
-        self.create_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PollerGroupInfo {
@@ -2039,47 +1814,20 @@ pub struct PollerGroupInfo {
 impl ::fastrs::Message for PollerGroupInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.PollerGroupInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.id);
-        }
-        if self.weight.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.weight);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.weight.to_bits() != 0 {
-            __fastrs::compact::write::<__fastrs::Float>(&self.weight, &[0x15], w);
-        }
-        if !self.id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerGroupInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PollerGroupInfo, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x15, 0, ::fastrs::table_field!(PollerGroupInfo, weight)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PollerGroupInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.id.clear();
-        self.weight = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2097,6 +1845,27 @@ impl ::fastrs::Message for PollerGroupInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PollerGroupInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PollerGroupInfo,
+            [__fastrs::table::Entry<PollerGroupInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(PollerGroupInfo, id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Float>,
+                >(0x15, 0, ::fastrs::table_field!(PollerGroupInfo, weight)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(PollerGroupInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A versioned snapshot of the poller groups the client should use for future polls to a task
 /// queue. The version is monotonically increasing so that a client can ignore a snapshot that is
@@ -2115,48 +1884,20 @@ pub struct PollerGroupsInfo {
 impl ::fastrs::Message for PollerGroupsInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.PollerGroupsInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.version != 0 {
-            n += 1 + __fastrs::Int64::size(&self.version);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<PollerGroupInfo>,
-            >(&self.poller_groups, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<PollerGroupInfo>,
-        >(&self.poller_groups, &[0x12], w);
-        if self.version != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.version, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerGroupsInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(PollerGroupsInfo, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<PollerGroupInfo>>,
-                >(0x12, 0, ::fastrs::table_field!(PollerGroupsInfo, poller_groups)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PollerGroupsInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.version = ::core::default::Default::default();
-        self.poller_groups.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2174,6 +1915,27 @@ impl ::fastrs::Message for PollerGroupsInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PollerGroupsInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PollerGroupsInfo,
+            [__fastrs::table::Entry<PollerGroupsInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Int64>,
+                >(0x08, 0, ::fastrs::table_field!(PollerGroupsInfo, version)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<PollerGroupInfo>>,
+                >(0x12, 0, ::fastrs::table_field!(PollerGroupsInfo, poller_groups)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(PollerGroupsInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Attached to task responses to give hints to the SDK about how it may adjust its number of
 /// pollers.
@@ -2193,26 +1955,45 @@ pub struct PollerScalingDecision {
 impl ::fastrs::Message for PollerScalingDecision {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.PollerScalingDecision";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.poll_request_delta_suggestion != 0 {
-            n += 1 + __fastrs::Int32::size(&self.poll_request_delta_suggestion);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.poll_request_delta_suggestion != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.poll_request_delta_suggestion, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PollerScalingDecision, 1> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PollerScalingDecision {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PollerScalingDecision,
+            [__fastrs::table::Entry<PollerScalingDecision>; 1],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -2227,28 +2008,8 @@ impl ::fastrs::Message for PollerScalingDecision {
             &[0, 1],
             ::fastrs::table_field!(PollerScalingDecision, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.poll_request_delta_suggestion = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RateLimit {
@@ -2261,39 +2022,20 @@ pub struct RateLimit {
 impl ::fastrs::Message for RateLimit {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.RateLimit";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.requests_per_second.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.requests_per_second);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.requests_per_second.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.requests_per_second, &[0x0d], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RateLimit, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x0d, 0, ::fastrs::table_field!(RateLimit, requests_per_second)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RateLimit, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.requests_per_second = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2311,6 +2053,24 @@ impl ::fastrs::Message for RateLimit {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RateLimit {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RateLimit,
+            [__fastrs::table::Entry<RateLimit>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Float>,
+                >(0x0d, 0, ::fastrs::table_field!(RateLimit, requests_per_second)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(RateLimit, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ConfigMetadata {
@@ -2328,38 +2088,45 @@ pub struct ConfigMetadata {
 impl ::fastrs::Message for ConfigMetadata {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.ConfigMetadata";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        if !self.update_identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.update_identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.update_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.update_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if !self.update_identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.update_identity, &[0x12], w);
-        }
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ConfigMetadata, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ConfigMetadata {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ConfigMetadata,
+            [__fastrs::table::Entry<ConfigMetadata>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -2376,30 +2143,8 @@ impl ::fastrs::Message for ConfigMetadata {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(ConfigMetadata, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.reason.clear();
-        self.update_identity.clear();
-        self.update_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RateLimitConfig {
@@ -2412,47 +2157,20 @@ pub struct RateLimitConfig {
 impl ::fastrs::Message for RateLimitConfig {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.RateLimitConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.rate_limit {
-            n += 1 + __fastrs::Msg::<RateLimit>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            n += 1 + __fastrs::Msg::<ConfigMetadata>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.metadata {
-            __fastrs::compact::write::<__fastrs::Msg<ConfigMetadata>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.rate_limit {
-            __fastrs::compact::write::<__fastrs::Msg<RateLimit>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RateLimitConfig, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RateLimit>>,
-                >(0x0a, 0, ::fastrs::table_field!(RateLimitConfig, rate_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ConfigMetadata>>,
-                >(0x12, 0, ::fastrs::table_field!(RateLimitConfig, metadata)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RateLimitConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.rate_limit = ::core::option::Option::None;
-        self.metadata = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2470,6 +2188,27 @@ impl ::fastrs::Message for RateLimitConfig {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RateLimitConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RateLimitConfig,
+            [__fastrs::table::Entry<RateLimitConfig>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<RateLimit>>,
+                >(0x0a, 0, ::fastrs::table_field!(RateLimitConfig, rate_limit)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ConfigMetadata>>,
+                >(0x12, 0, ::fastrs::table_field!(RateLimitConfig, metadata)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(RateLimitConfig, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueueConfig {
@@ -2489,64 +2228,20 @@ pub struct TaskQueueConfig {
 impl ::fastrs::Message for TaskQueueConfig {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.queue_rate_limit {
-            n += 1 + __fastrs::Msg::<RateLimitConfig>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.fairness_keys_rate_limit_default {
-            n += 1 + __fastrs::Msg::<RateLimitConfig>::size(v);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Float,
-            >(self.fairness_weight_overrides.iter(), 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Float,
-        >(self.fairness_weight_overrides.iter(), &[0x1a], w);
-        if let ::core::option::Option::Some(v) = &self.fairness_keys_rate_limit_default {
-            __fastrs::compact::write::<__fastrs::Msg<RateLimitConfig>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.queue_rate_limit {
-            __fastrs::compact::write::<__fastrs::Msg<RateLimitConfig>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<TaskQueueConfig, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RateLimitConfig>>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueConfig, queue_rate_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<RateLimitConfig>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TaskQueueConfig, fairness_keys_rate_limit_default
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TaskQueueConfig, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.queue_rate_limit = ::core::option::Option::None;
-        self.fairness_keys_rate_limit_default = ::core::option::Option::None;
-        self.fairness_weight_overrides.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2566,7 +2261,32 @@ impl ::fastrs::Message for TaskQueueConfig {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for TaskQueueConfig {
+impl __fastrs::table::Tabled for TaskQueueConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            TaskQueueConfig,
+            [__fastrs::table::Entry<TaskQueueConfig>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<RateLimitConfig>>,
+                >(0x0a, 0, ::fastrs::table_field!(TaskQueueConfig, queue_rate_limit)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<RateLimitConfig>>,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(
+                        TaskQueueConfig, fairness_keys_rate_limit_default
+                    ),
+                ),
+                __fastrs::table::Entry::hooked(0x1a),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(TaskQueueConfig, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2592,6 +2312,34 @@ impl __fastrs::table::Hooks for TaskQueueConfig {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x1a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Float,
+                >(self.fairness_weight_overrides.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x1a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Float,
+                >(self.fairness_weight_overrides.iter(), &[0x1a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x1a => self.fairness_weight_overrides.clear(),
+            _ => {}
         }
     }
 }

@@ -22,49 +22,20 @@ pub struct WaitPolicy {
 impl ::fastrs::Message for WaitPolicy {
     const FULL_NAME: &'static str = "temporal.api.update.v1.WaitPolicy";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.lifecycle_stage.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
-                    >::size(&self.lifecycle_stage);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.lifecycle_stage.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
-                >,
-            >(&self.lifecycle_stage, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WaitPolicy, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
-                        >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(WaitPolicy, lifecycle_stage)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WaitPolicy, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.lifecycle_stage = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -82,6 +53,28 @@ impl ::fastrs::Message for WaitPolicy {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WaitPolicy {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WaitPolicy,
+            [__fastrs::table::Entry<WaitPolicy>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<
+                            super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
+                        >,
+                    >,
+                >(0x08, 0, ::fastrs::table_field!(WaitPolicy, lifecycle_stage)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(WaitPolicy, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// The data needed by a client to refer to a previously invoked Workflow Update.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -97,55 +90,20 @@ pub struct UpdateRef {
 impl ::fastrs::Message for UpdateRef {
     const FULL_NAME: &'static str = "temporal.api.update.v1.UpdateRef";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.update_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.update_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.update_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.update_id, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<UpdateRef, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateRef, workflow_execution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(UpdateRef, update_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UpdateRef, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.workflow_execution = ::core::option::Option::None;
-        self.update_id.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -163,6 +121,29 @@ impl ::fastrs::Message for UpdateRef {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for UpdateRef {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            UpdateRef,
+            [__fastrs::table::Entry<UpdateRef>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(UpdateRef, workflow_execution)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(UpdateRef, update_id)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(UpdateRef, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// The outcome of a Workflow Update: success or failure.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -175,51 +156,20 @@ pub struct Outcome {
 impl ::fastrs::Message for Outcome {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Outcome";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.value {
-            n
-                += match oneof {
-                    outcome::Value::Success(v) => {
-                        1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v)
-                    }
-                    outcome::Value::Failure(v) => {
-                        1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.value {
-            ::core::option::Option::Some(outcome::Value::Success(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::common::v1::Payloads>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(outcome::Value::Failure(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                >(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Outcome, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Outcome, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.value = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -239,7 +189,21 @@ impl ::fastrs::Message for Outcome {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for Outcome {
+impl __fastrs::table::Tabled for Outcome {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Outcome,
+            [__fastrs::table::Entry<Outcome>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Outcome, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -288,6 +252,48 @@ impl __fastrs::table::Hooks for Outcome {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.value {
+                    ::core::option::Option::Some(outcome::Value::Success(v)) => {
+                        1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v)
+                    }
+                    ::core::option::Option::Some(outcome::Value::Failure(v)) => {
+                        1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.value {
+                    ::core::option::Option::Some(outcome::Value::Success(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::super::common::v1::Payloads>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(outcome::Value::Failure(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::super::failure::v1::Failure>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.value = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`Outcome`].
 pub mod outcome {
@@ -311,47 +317,20 @@ pub struct Meta {
 impl ::fastrs::Message for Meta {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Meta";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.update_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.update_id);
-        }
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x12], w);
-        }
-        if !self.update_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.update_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Meta, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Meta, update_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Meta, identity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Meta, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.update_id.clear();
-        self.identity.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -369,6 +348,24 @@ impl ::fastrs::Message for Meta {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Meta {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<Meta, [__fastrs::table::Entry<Meta>; 2]> = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Meta, update_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Meta, identity)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Meta, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Input {
@@ -386,65 +383,20 @@ pub struct Input {
 impl ::fastrs::Message for Input {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Input";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if let ::core::option::Option::Some(v) = &self.args {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.args {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x1a], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Input, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(Input, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Input, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(Input, args)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Input, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.header = ::core::option::Option::None;
-        self.name.clear();
-        self.args = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -462,6 +414,34 @@ impl ::fastrs::Message for Input {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Input {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Input,
+            [__fastrs::table::Entry<Input>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(Input, header)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(Input, name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
+                    >,
+                >(0x1a, 0, ::fastrs::table_field!(Input, args)),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(Input, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// The client request that triggers a Workflow Update.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -483,83 +463,20 @@ pub struct Request {
 impl ::fastrs::Message for Request {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Request";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.meta {
-            n += 1 + __fastrs::Msg::<Meta>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<Input>::size(v);
-        }
-        if !self.request_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.request_id);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::common::v1::Callback>,
-            >(&self.completion_callbacks, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<super::super::common::v1::Link>,
-            >(&self.links, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::common::v1::Link>,
-        >(&self.links, &[0x2a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<super::super::common::v1::Callback>,
-        >(&self.completion_callbacks, &[0x22], w);
-        if !self.request_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.request_id, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<__fastrs::Msg<Input>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.meta {
-            __fastrs::compact::write::<__fastrs::Msg<Meta>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Request, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Meta>>,
-                >(0x0a, 0, ::fastrs::table_field!(Request, meta)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Input>>,
-                >(0x12, 0, ::fastrs::table_field!(Request, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Request, request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::common::v1::Callback>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(Request, completion_callbacks)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<super::super::common::v1::Link>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(Request, links)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Request, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.meta = ::core::option::Option::None;
-        self.input = ::core::option::Option::None;
-        self.request_id.clear();
-        self.completion_callbacks.clear();
-        self.links.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -578,6 +495,40 @@ impl ::fastrs::Message for Request {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Request {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Request,
+            [__fastrs::table::Entry<Request>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Meta>>,
+                >(0x0a, 0, ::fastrs::table_field!(Request, meta)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Input>>,
+                >(0x12, 0, ::fastrs::table_field!(Request, input)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(Request, request_id)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<super::super::common::v1::Callback>,
+                    >,
+                >(0x22, 0, ::fastrs::table_field!(Request, completion_callbacks)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<
+                        __fastrs::table::Tab<super::super::common::v1::Link>,
+                    >,
+                >(0x2a, 0, ::fastrs::table_field!(Request, links)),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(Request, unknown_fields),
+        );
+        &TABLE
+    };
+}
 /// An Update protocol message indicating that a Workflow Update has been rejected.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Rejection {
@@ -592,48 +543,45 @@ pub struct Rejection {
 impl ::fastrs::Message for Rejection {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Rejection";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.rejected_request_message_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.rejected_request_message_id);
-        }
-        if self.rejected_request_sequencing_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.rejected_request_sequencing_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.rejected_request {
-            n += 1 + __fastrs::Msg::<Request>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.rejected_request {
-            __fastrs::compact::write::<__fastrs::Msg<Request>>(v, &[0x1a], w);
-        }
-        if self.rejected_request_sequencing_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.rejected_request_sequencing_event_id, &[0x10], w);
-        }
-        if !self.rejected_request_message_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.rejected_request_message_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Rejection, 4> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Rejection {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Rejection,
+            [__fastrs::table::Entry<Rejection>; 4],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -652,25 +600,48 @@ impl ::fastrs::Message for Rejection {
                     ),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Request>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Request>>,
                 >(0x1a, 0, ::fastrs::table_field!(Rejection, rejected_request)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(0x22, 0, ::fastrs::table_field!(Rejection, failure)),
             ],
             &[0, 1, 2, 3, 4],
             ::fastrs::table_field!(Rejection, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        &TABLE
+    };
+}
+/// An Update protocol message indicating that a Workflow Update has
+/// been accepted (i.e. passed the worker-side validation phase).
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct Acceptance {
+    pub accepted_request_message_id: ::fastrs::alloc::string::String,
+    pub accepted_request_sequencing_event_id: i64,
+    pub accepted_request: ::core::option::Option<Request>,
+    /// Fields this schema does not know, kept and written back on encode.
+    pub unknown_fields: ::fastrs::UnknownFields,
+}
+#[allow(deprecated)]
+impl ::fastrs::Message for Acceptance {
+    const FULL_NAME: &'static str = "temporal.api.update.v1.Acceptance";
+    fn size(&self) -> usize {
+        __fastrs::table::size(self)
+    }
+    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+        __fastrs::table::write_backward(self, w);
+    }
+    fn merge_from(
+        &mut self,
+        r: &mut ::fastrs::Reader<'_>,
+        depth: u32,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.rejected_request_message_id.clear();
-        self.rejected_request_sequencing_event_id = ::core::default::Default::default();
-        self.rejected_request = ::core::option::Option::None;
-        self.failure = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -689,54 +660,13 @@ impl ::fastrs::Message for Rejection {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
 }
-/// An Update protocol message indicating that a Workflow Update has
-/// been accepted (i.e. passed the worker-side validation phase).
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct Acceptance {
-    pub accepted_request_message_id: ::fastrs::alloc::string::String,
-    pub accepted_request_sequencing_event_id: i64,
-    pub accepted_request: ::core::option::Option<Request>,
-    /// Fields this schema does not know, kept and written back on encode.
-    pub unknown_fields: ::fastrs::UnknownFields,
-}
 #[allow(deprecated)]
-impl ::fastrs::Message for Acceptance {
-    const FULL_NAME: &'static str = "temporal.api.update.v1.Acceptance";
-    fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.accepted_request_message_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.accepted_request_message_id);
-        }
-        if self.accepted_request_sequencing_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.accepted_request_sequencing_event_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.accepted_request {
-            n += 1 + __fastrs::Msg::<Request>::size(v);
-        }
-        n
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.accepted_request {
-            __fastrs::compact::write::<__fastrs::Msg<Request>>(v, &[0x1a], w);
-        }
-        if self.accepted_request_sequencing_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.accepted_request_sequencing_event_id, &[0x10], w);
-        }
-        if !self.accepted_request_message_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.accepted_request_message_id, &[0x0a], w);
-        }
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Acceptance, 3> = __fastrs::table::Table::new(
+impl __fastrs::table::Tabled for Acceptance {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Acceptance,
+            [__fastrs::table::Entry<Acceptance>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -755,36 +685,14 @@ impl ::fastrs::Message for Acceptance {
                     ),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Request>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<Request>>,
                 >(0x1a, 0, ::fastrs::table_field!(Acceptance, accepted_request)),
             ],
             &[0, 1, 2, 3],
             ::fastrs::table_field!(Acceptance, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.accepted_request_message_id.clear();
-        self.accepted_request_sequencing_event_id = ::core::default::Default::default();
-        self.accepted_request = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// An Update protocol message indicating that a Workflow Update has
 /// completed with the contained outcome.
@@ -799,47 +707,20 @@ pub struct Response {
 impl ::fastrs::Message for Response {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Response";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.meta {
-            n += 1 + __fastrs::Msg::<Meta>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.outcome {
-            n += 1 + __fastrs::Msg::<Outcome>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.outcome {
-            __fastrs::compact::write::<__fastrs::Msg<Outcome>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.meta {
-            __fastrs::compact::write::<__fastrs::Msg<Meta>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Response, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Meta>>,
-                >(0x0a, 0, ::fastrs::table_field!(Response, meta)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<Outcome>>,
-                >(0x12, 0, ::fastrs::table_field!(Response, outcome)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Response, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.meta = ::core::option::Option::None;
-        self.outcome = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -857,4 +738,25 @@ impl ::fastrs::Message for Response {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Response {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Response,
+            [__fastrs::table::Entry<Response>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Meta>>,
+                >(0x0a, 0, ::fastrs::table_field!(Response, meta)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<Outcome>>,
+                >(0x12, 0, ::fastrs::table_field!(Response, outcome)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Response, unknown_fields),
+        );
+        &TABLE
+    };
 }

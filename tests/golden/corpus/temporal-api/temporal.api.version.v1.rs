@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// ReleaseInfo contains information about specific version of temporal.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ReleaseInfo {
@@ -17,38 +16,45 @@ pub struct ReleaseInfo {
 impl ::fastrs::Message for ReleaseInfo {
     const FULL_NAME: &'static str = "temporal.api.version.v1.ReleaseInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.version);
-        }
-        if let ::core::option::Option::Some(v) = &self.release_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.notes.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.notes);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.notes.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.notes, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.release_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if !self.version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.version, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ReleaseInfo, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ReleaseInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ReleaseInfo,
+            [__fastrs::table::Entry<ReleaseInfo>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -65,30 +71,8 @@ impl ::fastrs::Message for ReleaseInfo {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(ReleaseInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.version.clear();
-        self.release_time = ::core::option::Option::None;
-        self.notes.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Alert contains notification and severity.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -102,55 +86,20 @@ pub struct Alert {
 impl ::fastrs::Message for Alert {
     const FULL_NAME: &'static str = "temporal.api.version.v1.Alert";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.message.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.message);
-        }
-        if self.severity.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::Severity,
-                    >::size(&self.severity);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.severity.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::Severity>,
-            >(&self.severity, &[0x10], w);
-        }
-        if !self.message.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.message, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<Alert, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Alert, message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::Severity>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(Alert, severity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Alert, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.message.clear();
-        self.severity = ::core::default::Default::default();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -168,6 +117,29 @@ impl ::fastrs::Message for Alert {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for Alert {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            Alert,
+            [__fastrs::table::Entry<Alert>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(Alert, message)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<super::super::enums::v1::Severity>,
+                    >,
+                >(0x10, 0, ::fastrs::table_field!(Alert, severity)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(Alert, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// VersionInfo contains details about current and recommended release versions as well as alerts and upgrade instructions.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -184,79 +156,20 @@ pub struct VersionInfo {
 impl ::fastrs::Message for VersionInfo {
     const FULL_NAME: &'static str = "temporal.api.version.v1.VersionInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.current {
-            n += 1 + __fastrs::Msg::<ReleaseInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.recommended {
-            n += 1 + __fastrs::Msg::<ReleaseInfo>::size(v);
-        }
-        if !self.instructions.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.instructions);
-        }
-        n += __fastrs::compact::size_repeated::<__fastrs::Msg<Alert>>(&self.alerts, 1);
-        if let ::core::option::Option::Some(v) = &self.last_update_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.last_update_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<Alert>,
-        >(&self.alerts, &[0x22], w);
-        if !self.instructions.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.instructions, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.recommended {
-            __fastrs::compact::write::<__fastrs::Msg<ReleaseInfo>>(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.current {
-            __fastrs::compact::write::<__fastrs::Msg<ReleaseInfo>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersionInfo, 5> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ReleaseInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(VersionInfo, current)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ReleaseInfo>>,
-                >(0x12, 0, ::fastrs::table_field!(VersionInfo, recommended)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(VersionInfo, instructions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<Alert>>,
-                >(0x22, 0, ::fastrs::table_field!(VersionInfo, alerts)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(VersionInfo, last_update_time)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(VersionInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.current = ::core::option::Option::None;
-        self.recommended = ::core::option::Option::None;
-        self.instructions.clear();
-        self.alerts.clear();
-        self.last_update_time = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -274,4 +187,36 @@ impl ::fastrs::Message for VersionInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for VersionInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            VersionInfo,
+            [__fastrs::table::Entry<VersionInfo>; 5],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ReleaseInfo>>,
+                >(0x0a, 0, ::fastrs::table_field!(VersionInfo, current)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<ReleaseInfo>>,
+                >(0x12, 0, ::fastrs::table_field!(VersionInfo, recommended)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x1a, 0, ::fastrs::table_field!(VersionInfo, instructions)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<Alert>>,
+                >(0x22, 0, ::fastrs::table_field!(VersionInfo, alerts)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                    >,
+                >(0x2a, 0, ::fastrs::table_field!(VersionInfo, last_update_time)),
+            ],
+            &[0, 1, 2, 3, 4, 5],
+            ::fastrs::table_field!(VersionInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }

@@ -20,40 +20,45 @@ pub struct WorkerPollerInfo {
 impl ::fastrs::Message for WorkerPollerInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerPollerInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.current_pollers != 0 {
-            n += 1 + __fastrs::Int32::size(&self.current_pollers);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_successful_poll_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.is_autoscaling {
-            n += 1 + __fastrs::Bool::size(&self.is_autoscaling);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.is_autoscaling {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.is_autoscaling, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_successful_poll_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if self.current_pollers != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.current_pollers, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerPollerInfo, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerPollerInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerPollerInfo,
+            [__fastrs::table::Entry<WorkerPollerInfo>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -74,30 +79,8 @@ impl ::fastrs::Message for WorkerPollerInfo {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(WorkerPollerInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.current_pollers = ::core::default::Default::default();
-        self.last_successful_poll_time = ::core::option::Option::None;
-        self.is_autoscaling = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkerSlotsInfo {
@@ -127,74 +110,45 @@ pub struct WorkerSlotsInfo {
 impl ::fastrs::Message for WorkerSlotsInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerSlotsInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.current_available_slots != 0 {
-            n += 1 + __fastrs::Int32::size(&self.current_available_slots);
-        }
-        if self.current_used_slots != 0 {
-            n += 1 + __fastrs::Int32::size(&self.current_used_slots);
-        }
-        if !self.slot_supplier_kind.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.slot_supplier_kind);
-        }
-        if self.total_processed_tasks != 0 {
-            n += 1 + __fastrs::Int32::size(&self.total_processed_tasks);
-        }
-        if self.total_failed_tasks != 0 {
-            n += 1 + __fastrs::Int32::size(&self.total_failed_tasks);
-        }
-        if self.last_interval_processed_tasks != 0 {
-            n += 1 + __fastrs::Int32::size(&self.last_interval_processed_tasks);
-        }
-        if self.last_interval_failure_tasks != 0 {
-            n += 1 + __fastrs::Int32::size(&self.last_interval_failure_tasks);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.last_interval_failure_tasks != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.last_interval_failure_tasks, &[0x38], w);
-        }
-        if self.last_interval_processed_tasks != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.last_interval_processed_tasks, &[0x30], w);
-        }
-        if self.total_failed_tasks != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.total_failed_tasks, &[0x28], w);
-        }
-        if self.total_processed_tasks != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.total_processed_tasks, &[0x20], w);
-        }
-        if !self.slot_supplier_kind.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.slot_supplier_kind, &[0x1a], w);
-        }
-        if self.current_used_slots != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.current_used_slots, &[0x10], w);
-        }
-        if self.current_available_slots != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.current_available_slots, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerSlotsInfo, 7> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerSlotsInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerSlotsInfo,
+            [__fastrs::table::Entry<WorkerSlotsInfo>; 7],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -239,34 +193,8 @@ impl ::fastrs::Message for WorkerSlotsInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7],
             ::fastrs::table_field!(WorkerSlotsInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.current_available_slots = ::core::default::Default::default();
-        self.current_used_slots = ::core::default::Default::default();
-        self.slot_supplier_kind.clear();
-        self.total_processed_tasks = ::core::default::Default::default();
-        self.total_failed_tasks = ::core::default::Default::default();
-        self.last_interval_processed_tasks = ::core::default::Default::default();
-        self.last_interval_failure_tasks = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Holds everything needed to identify the worker host/process context
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -293,54 +221,45 @@ pub struct WorkerHostInfo {
 impl ::fastrs::Message for WorkerHostInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerHostInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.host_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.host_name);
-        }
-        if !self.process_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.process_id);
-        }
-        if self.current_host_cpu_usage.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.current_host_cpu_usage);
-        }
-        if self.current_host_mem_usage.to_bits() != 0 {
-            n += 1 + __fastrs::Float::size(&self.current_host_mem_usage);
-        }
-        if !self.worker_grouping_key.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.worker_grouping_key);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.worker_grouping_key.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.worker_grouping_key, &[0x2a], w);
-        }
-        if self.current_host_mem_usage.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.current_host_mem_usage, &[0x25], w);
-        }
-        if self.current_host_cpu_usage.to_bits() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Float,
-            >(&self.current_host_cpu_usage, &[0x1d], w);
-        }
-        if !self.process_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.process_id, &[0x12], w);
-        }
-        if !self.host_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.host_name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerHostInfo, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerHostInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerHostInfo,
+            [__fastrs::table::Entry<WorkerHostInfo>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -369,32 +288,8 @@ impl ::fastrs::Message for WorkerHostInfo {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(WorkerHostInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.host_name.clear();
-        self.process_id.clear();
-        self.current_host_cpu_usage = ::core::default::Default::default();
-        self.current_host_mem_usage = ::core::default::Default::default();
-        self.worker_grouping_key.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Worker info message, contains information about the worker and its current state.
 /// All information is provided by the worker itself.
@@ -454,198 +349,45 @@ pub struct WorkerHeartbeat {
 impl ::fastrs::Message for WorkerHeartbeat {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerHeartbeat";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.worker_instance_key.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.worker_instance_key);
-        }
-        if !self.worker_identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.worker_identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.host_info {
-            n += 1 + __fastrs::Msg::<WorkerHostInfo>::size(v);
-        }
-        if !self.task_queue.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.task_queue);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        if !self.sdk_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.sdk_name);
-        }
-        if !self.sdk_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.sdk_version);
-        }
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkerStatus,
-                    >::size(&self.status);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.elapsed_since_last_heartbeat {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_slots_info {
-            n += 1 + __fastrs::Msg::<WorkerSlotsInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_task_slots_info {
-            n += 1 + __fastrs::Msg::<WorkerSlotsInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.nexus_task_slots_info {
-            n += 1 + __fastrs::Msg::<WorkerSlotsInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_activity_slots_info {
-            n += 1 + __fastrs::Msg::<WorkerSlotsInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_poller_info {
-            n += 2 + __fastrs::Msg::<WorkerPollerInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_sticky_poller_info {
-            n += 2 + __fastrs::Msg::<WorkerPollerInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_poller_info {
-            n += 2 + __fastrs::Msg::<WorkerPollerInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.nexus_poller_info {
-            n += 2 + __fastrs::Msg::<WorkerPollerInfo>::size(v);
-        }
-        if self.total_sticky_cache_hit != 0 {
-            n += 2 + __fastrs::Int32::size(&self.total_sticky_cache_hit);
-        }
-        if self.total_sticky_cache_miss != 0 {
-            n += 2 + __fastrs::Int32::size(&self.total_sticky_cache_miss);
-        }
-        if self.current_sticky_cache_size != 0 {
-            n += 2 + __fastrs::Int32::size(&self.current_sticky_cache_size);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<PluginInfo>,
-            >(&self.plugins, 2);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<StorageDriverInfo>,
-            >(&self.drivers, 2);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<StorageDriverInfo>,
-        >(&self.drivers, &[0xc2, 0x01], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<PluginInfo>,
-        >(&self.plugins, &[0xba, 0x01], w);
-        if self.current_sticky_cache_size != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.current_sticky_cache_size, &[0xb0, 0x01], w);
-        }
-        if self.total_sticky_cache_miss != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.total_sticky_cache_miss, &[0xa8, 0x01], w);
-        }
-        if self.total_sticky_cache_hit != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.total_sticky_cache_hit, &[0xa0, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.nexus_poller_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkerPollerInfo>,
-            >(v, &[0x9a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_poller_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkerPollerInfo>,
-            >(v, &[0x92, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_sticky_poller_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkerPollerInfo>,
-            >(v, &[0x8a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_poller_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkerPollerInfo>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.local_activity_slots_info {
-            __fastrs::compact::write::<__fastrs::Msg<WorkerSlotsInfo>>(v, &[0x7a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.nexus_task_slots_info {
-            __fastrs::compact::write::<__fastrs::Msg<WorkerSlotsInfo>>(v, &[0x72], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_task_slots_info {
-            __fastrs::compact::write::<__fastrs::Msg<WorkerSlotsInfo>>(v, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_slots_info {
-            __fastrs::compact::write::<__fastrs::Msg<WorkerSlotsInfo>>(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.elapsed_since_last_heartbeat {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x4a], w);
-        }
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkerStatus>,
-            >(&self.status, &[0x40], w);
-        }
-        if !self.sdk_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.sdk_version, &[0x3a], w);
-        }
-        if !self.sdk_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.sdk_name, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0x2a], w);
-        }
-        if !self.task_queue.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.task_queue, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.host_info {
-            __fastrs::compact::write::<__fastrs::Msg<WorkerHostInfo>>(v, &[0x1a], w);
-        }
-        if !self.worker_identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.worker_identity, &[0x12], w);
-        }
-        if !self.worker_instance_key.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.worker_instance_key, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerHeartbeat, 24> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerHeartbeat {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerHeartbeat,
+            [__fastrs::table::Entry<WorkerHeartbeat>; 24],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -654,14 +396,14 @@ impl ::fastrs::Message for WorkerHeartbeat {
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x12, 0, ::fastrs::table_field!(WorkerHeartbeat, worker_identity)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerHostInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerHostInfo>>,
                 >(0x1a, 0, ::fastrs::table_field!(WorkerHeartbeat, host_info)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x22, 0, ::fastrs::table_field!(WorkerHeartbeat, task_queue)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -697,56 +439,56 @@ impl ::fastrs::Message for WorkerHeartbeat {
                     ::fastrs::table_field!(WorkerHeartbeat, elapsed_since_last_heartbeat),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerSlotsInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerSlotsInfo>>,
                 >(
                     0x62,
                     0,
                     ::fastrs::table_field!(WorkerHeartbeat, workflow_task_slots_info),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerSlotsInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerSlotsInfo>>,
                 >(
                     0x6a,
                     0,
                     ::fastrs::table_field!(WorkerHeartbeat, activity_task_slots_info),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerSlotsInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerSlotsInfo>>,
                 >(
                     0x72,
                     0,
                     ::fastrs::table_field!(WorkerHeartbeat, nexus_task_slots_info),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerSlotsInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerSlotsInfo>>,
                 >(
                     0x7a,
                     0,
                     ::fastrs::table_field!(WorkerHeartbeat, local_activity_slots_info),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerPollerInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerPollerInfo>>,
                 >(
                     0x82,
                     0,
                     ::fastrs::table_field!(WorkerHeartbeat, workflow_poller_info),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerPollerInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerPollerInfo>>,
                 >(
                     0x8a,
                     0,
                     ::fastrs::table_field!(WorkerHeartbeat, workflow_sticky_poller_info),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerPollerInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerPollerInfo>>,
                 >(
                     0x92,
                     0,
                     ::fastrs::table_field!(WorkerHeartbeat, activity_poller_info),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerPollerInfo>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerPollerInfo>>,
                 >(0x9a, 0, ::fastrs::table_field!(WorkerHeartbeat, nexus_poller_info)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Int32>,
@@ -770,10 +512,10 @@ impl ::fastrs::Message for WorkerHeartbeat {
                     ::fastrs::table_field!(WorkerHeartbeat, current_sticky_cache_size),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<PluginInfo>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<PluginInfo>>,
                 >(0xba, 0, ::fastrs::table_field!(WorkerHeartbeat, plugins)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StorageDriverInfo>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<StorageDriverInfo>>,
                 >(0xc2, 0, ::fastrs::table_field!(WorkerHeartbeat, drivers)),
             ],
             &[
@@ -782,51 +524,8 @@ impl ::fastrs::Message for WorkerHeartbeat {
             ],
             ::fastrs::table_field!(WorkerHeartbeat, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.worker_instance_key.clear();
-        self.worker_identity.clear();
-        self.host_info = ::core::option::Option::None;
-        self.task_queue.clear();
-        self.deployment_version = ::core::option::Option::None;
-        self.sdk_name.clear();
-        self.sdk_version.clear();
-        self.status = ::core::default::Default::default();
-        self.start_time = ::core::option::Option::None;
-        self.heartbeat_time = ::core::option::Option::None;
-        self.elapsed_since_last_heartbeat = ::core::option::Option::None;
-        self.workflow_task_slots_info = ::core::option::Option::None;
-        self.activity_task_slots_info = ::core::option::Option::None;
-        self.nexus_task_slots_info = ::core::option::Option::None;
-        self.local_activity_slots_info = ::core::option::Option::None;
-        self.workflow_poller_info = ::core::option::Option::None;
-        self.workflow_sticky_poller_info = ::core::option::Option::None;
-        self.activity_poller_info = ::core::option::Option::None;
-        self.nexus_poller_info = ::core::option::Option::None;
-        self.total_sticky_cache_hit = ::core::default::Default::default();
-        self.total_sticky_cache_miss = ::core::default::Default::default();
-        self.current_sticky_cache_size = ::core::default::Default::default();
-        self.plugins.clear();
-        self.drivers.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Detailed worker information.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -839,37 +538,20 @@ pub struct WorkerInfo {
 impl ::fastrs::Message for WorkerInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.worker_heartbeat {
-            n += 1 + __fastrs::Msg::<WorkerHeartbeat>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.worker_heartbeat {
-            __fastrs::compact::write::<__fastrs::Msg<WorkerHeartbeat>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerInfo, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkerHeartbeat>>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerInfo, worker_heartbeat)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.worker_heartbeat = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -887,6 +569,24 @@ impl ::fastrs::Message for WorkerInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerInfo,
+            [__fastrs::table::Entry<WorkerInfo>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerHeartbeat>>,
+                >(0x0a, 0, ::fastrs::table_field!(WorkerInfo, worker_heartbeat)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(WorkerInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Limited worker information returned in the list response.
 /// When adding fields here, ensure that it is also added to WorkerInfo (as it carries the full worker information).
@@ -930,116 +630,45 @@ pub struct WorkerListInfo {
 impl ::fastrs::Message for WorkerListInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerListInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.worker_instance_key.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.worker_instance_key);
-        }
-        if !self.worker_identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.worker_identity);
-        }
-        if !self.task_queue.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.task_queue);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        if !self.sdk_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.sdk_name);
-        }
-        if !self.sdk_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.sdk_version);
-        }
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkerStatus,
-                    >::size(&self.status);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.host_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.host_name);
-        }
-        if !self.worker_grouping_key.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.worker_grouping_key);
-        }
-        if !self.process_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.process_id);
-        }
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<PluginInfo>,
-            >(&self.plugins, 1);
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<StorageDriverInfo>,
-            >(&self.drivers, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<StorageDriverInfo>,
-        >(&self.drivers, &[0x6a], w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<PluginInfo>,
-        >(&self.plugins, &[0x62], w);
-        if !self.process_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.process_id, &[0x5a], w);
-        }
-        if !self.worker_grouping_key.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.worker_grouping_key, &[0x52], w);
-        }
-        if !self.host_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.host_name, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x42], w);
-        }
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkerStatus>,
-            >(&self.status, &[0x38], w);
-        }
-        if !self.sdk_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.sdk_version, &[0x32], w);
-        }
-        if !self.sdk_name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.sdk_name, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0x22], w);
-        }
-        if !self.task_queue.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.task_queue, &[0x1a], w);
-        }
-        if !self.worker_identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.worker_identity, &[0x12], w);
-        }
-        if !self.worker_instance_key.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.worker_instance_key, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerListInfo, 13> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkerListInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerListInfo,
+            [__fastrs::table::Entry<WorkerListInfo>; 13],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -1052,7 +681,7 @@ impl ::fastrs::Message for WorkerListInfo {
                 >(0x1a, 0, ::fastrs::table_field!(WorkerListInfo, task_queue)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -1083,49 +712,17 @@ impl ::fastrs::Message for WorkerListInfo {
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x5a, 0, ::fastrs::table_field!(WorkerListInfo, process_id)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<PluginInfo>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<PluginInfo>>,
                 >(0x62, 0, ::fastrs::table_field!(WorkerListInfo, plugins)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<StorageDriverInfo>>,
+                    __fastrs::table::Repeated<__fastrs::table::Tab<StorageDriverInfo>>,
                 >(0x6a, 0, ::fastrs::table_field!(WorkerListInfo, drivers)),
             ],
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
             ::fastrs::table_field!(WorkerListInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.worker_instance_key.clear();
-        self.worker_identity.clear();
-        self.task_queue.clear();
-        self.deployment_version = ::core::option::Option::None;
-        self.sdk_name.clear();
-        self.sdk_version.clear();
-        self.status = ::core::default::Default::default();
-        self.start_time = ::core::option::Option::None;
-        self.host_name.clear();
-        self.worker_grouping_key.clear();
-        self.process_id.clear();
-        self.plugins.clear();
-        self.drivers.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PluginInfo {
@@ -1140,47 +737,20 @@ pub struct PluginInfo {
 impl ::fastrs::Message for PluginInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.PluginInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.name);
-        }
-        if !self.version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.version);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.version, &[0x12], w);
-        }
-        if !self.name.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.name, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PluginInfo, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PluginInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PluginInfo, version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PluginInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.name.clear();
-        self.version.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1198,6 +768,27 @@ impl ::fastrs::Message for PluginInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PluginInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PluginInfo,
+            [__fastrs::table::Entry<PluginInfo>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(PluginInfo, name)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x12, 0, ::fastrs::table_field!(PluginInfo, version)),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(PluginInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StorageDriverInfo {
@@ -1210,37 +801,20 @@ pub struct StorageDriverInfo {
 impl ::fastrs::Message for StorageDriverInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.StorageDriverInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.r#type.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.r#type);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.r#type.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.r#type, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<StorageDriverInfo, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StorageDriverInfo, r#type)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StorageDriverInfo, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1258,6 +832,24 @@ impl ::fastrs::Message for StorageDriverInfo {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for StorageDriverInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            StorageDriverInfo,
+            [__fastrs::table::Entry<StorageDriverInfo>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(StorageDriverInfo, r#type)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(StorageDriverInfo, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// A command sent from the server to a worker.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1270,42 +862,20 @@ pub struct WorkerCommand {
 impl ::fastrs::Message for WorkerCommand {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerCommand";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.r#type {
-            n
-                += match oneof {
-                    worker_command::Type::CancelActivity(v) => {
-                        1 + __fastrs::Msg::<CancelActivityCommand>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(worker_command::Type::CancelActivity(v)) = &self
-            .r#type
-        {
-            __fastrs::compact::write::<
-                __fastrs::Msg<CancelActivityCommand>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerCommand, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerCommand, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1325,7 +895,18 @@ impl ::fastrs::Message for WorkerCommand {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkerCommand {
+impl __fastrs::table::Tabled for WorkerCommand {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerCommand,
+            [__fastrs::table::Entry<WorkerCommand>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(WorkerCommand, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1357,6 +938,40 @@ impl __fastrs::table::Hooks for WorkerCommand {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.r#type {
+                    ::core::option::Option::Some(
+                        worker_command::Type::CancelActivity(v),
+                    ) => 1 + __fastrs::Msg::<CancelActivityCommand>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                if let ::core::option::Option::Some(
+                    worker_command::Type::CancelActivity(v),
+                ) = &self.r#type
+                {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<CancelActivityCommand>,
+                    >(v, &[0x0a], w);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.r#type = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`WorkerCommand`].
 pub mod worker_command {
@@ -1376,37 +991,20 @@ pub struct CancelActivityCommand {
 impl ::fastrs::Message for CancelActivityCommand {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.CancelActivityCommand";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.task_token.is_empty() {
-            n += 1 + __fastrs::Bytes::size(&self.task_token);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.task_token.is_empty() {
-            __fastrs::compact::write::<__fastrs::Bytes>(&self.task_token, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelActivityCommand, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(CancelActivityCommand, task_token)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CancelActivityCommand, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.task_token.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1424,6 +1022,24 @@ impl ::fastrs::Message for CancelActivityCommand {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CancelActivityCommand {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CancelActivityCommand,
+            [__fastrs::table::Entry<CancelActivityCommand>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Bytes>,
+                >(0x0a, 0, ::fastrs::table_field!(CancelActivityCommand, task_token)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(CancelActivityCommand, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// The result of executing a WorkerCommand.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1436,43 +1052,20 @@ pub struct WorkerCommandResult {
 impl ::fastrs::Message for WorkerCommandResult {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerCommandResult";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.r#type {
-            n
-                += match oneof {
-                    worker_command_result::Type::CancelActivity(v) => {
-                        1 + __fastrs::Msg::<CancelActivityResult>::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(
-            worker_command_result::Type::CancelActivity(v),
-        ) = &self.r#type
-        {
-            __fastrs::compact::write::<
-                __fastrs::Msg<CancelActivityResult>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkerCommandResult, 1> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerCommandResult, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.r#type = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1492,7 +1085,18 @@ impl ::fastrs::Message for WorkerCommandResult {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkerCommandResult {
+impl __fastrs::table::Tabled for WorkerCommandResult {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkerCommandResult,
+            [__fastrs::table::Entry<WorkerCommandResult>; 1],
+        > = __fastrs::table::Table::new(
+            [__fastrs::table::Entry::hooked(0x0a)],
+            &[0, 1],
+            ::fastrs::table_field!(WorkerCommandResult, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1524,6 +1128,40 @@ impl __fastrs::table::Hooks for WorkerCommandResult {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.r#type {
+                    ::core::option::Option::Some(
+                        worker_command_result::Type::CancelActivity(v),
+                    ) => 1 + __fastrs::Msg::<CancelActivityResult>::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                if let ::core::option::Option::Some(
+                    worker_command_result::Type::CancelActivity(v),
+                ) = &self.r#type
+                {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<CancelActivityResult>,
+                    >(v, &[0x0a], w);
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.r#type = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`WorkerCommandResult`].
 pub mod worker_command_result {
@@ -1543,25 +1181,20 @@ pub struct CancelActivityResult {
 impl ::fastrs::Message for CancelActivityResult {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.CancelActivityResult";
     fn size(&self) -> usize {
-        self.unknown_fields.len()
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CancelActivityResult, 0> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(CancelActivityResult, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1579,4 +1212,18 @@ impl ::fastrs::Message for CancelActivityResult {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CancelActivityResult {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CancelActivityResult,
+            [__fastrs::table::Entry<CancelActivityResult>; 0],
+        > = __fastrs::table::Table::new(
+            [],
+            &[],
+            ::fastrs::table_field!(CancelActivityResult, unknown_fields),
+        );
+        &TABLE
+    };
 }

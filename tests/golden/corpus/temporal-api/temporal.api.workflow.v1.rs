@@ -96,255 +96,54 @@ pub struct WorkflowExecutionInfo {
 impl ::fastrs::Message for WorkflowExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.r#type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.status.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkflowExecutionStatus,
-                    >::size(&self.status);
-        }
-        if self.history_length != 0 {
-            n += 1 + __fastrs::Int64::size(&self.history_length);
-        }
-        if !self.parent_namespace_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.parent_namespace_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.parent_execution {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.auto_reset_points {
-            n += 1 + __fastrs::Msg::<ResetPoints>::size(v);
-        }
-        if !self.task_queue.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.task_queue);
-        }
-        if self.state_transition_count != 0 {
-            n += 1 + __fastrs::Int64::size(&self.state_transition_count);
-        }
-        if self.history_size_bytes != 0 {
-            n += 1 + __fastrs::Int64::size(&self.history_size_bytes);
-        }
-        if let ::core::option::Option::Some(v) = &self.most_recent_worker_version_stamp {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.root_execution {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkflowExecution,
-                    >::size(v);
-        }
-        if !self.assigned_build_id.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.assigned_build_id);
-        }
-        if !self.inherited_build_id.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.inherited_build_id);
-        }
-        if !self.first_run_id.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.first_run_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_info {
-            n += 2 + __fastrs::Msg::<WorkflowExecutionVersioningInfo>::size(v);
-        }
-        if !self.worker_deployment_name.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.worker_deployment_name);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        if self.external_payload_size_bytes != 0 {
-            n += 2 + __fastrs::Int64::size(&self.external_payload_size_bytes);
-        }
-        if self.external_payload_count != 0 {
-            n += 2 + __fastrs::Int64::size(&self.external_payload_count);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.external_payload_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.external_payload_count, &[0xd0, 0x01], w);
-        }
-        if self.external_payload_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.external_payload_size_bytes, &[0xc8, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0xc2, 0x01], w);
-        }
-        if !self.worker_deployment_name.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.worker_deployment_name, &[0xba, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkflowExecutionVersioningInfo>,
-            >(v, &[0xb2, 0x01], w);
-        }
-        if !self.first_run_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.first_run_id, &[0xaa, 0x01], w);
-        }
-        if !self.inherited_build_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.inherited_build_id, &[0xa2, 0x01], w);
-        }
-        if !self.assigned_build_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.assigned_build_id, &[0x9a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.root_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x92, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_duration {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x8a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.most_recent_worker_version_stamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if self.history_size_bytes != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.history_size_bytes, &[0x78], w);
-        }
-        if self.state_transition_count != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.state_transition_count, &[0x70], w);
-        }
-        if !self.task_queue.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.task_queue, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.auto_reset_points {
-            __fastrs::compact::write::<__fastrs::Msg<ResetPoints>>(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.parent_execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x42], w);
-        }
-        if !self.parent_namespace_id.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.parent_namespace_id, &[0x3a], w);
-        }
-        if self.history_length != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.history_length, &[0x30], w);
-        }
-        if self.status.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkflowExecutionStatus>,
-            >(&self.status, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.close_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.r#type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionInfo, 26> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionInfo,
+            [__fastrs::table::Entry<WorkflowExecutionInfo>; 26],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionInfo, execution)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(0x12, 0, ::fastrs::table_field!(WorkflowExecutionInfo, r#type)),
                 __fastrs::table::Entry::new::<
@@ -380,7 +179,7 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x42,
@@ -398,12 +197,12 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
                     >,
                 >(0x52, 0, ::fastrs::table_field!(WorkflowExecutionInfo, memo)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0x5a,
@@ -411,7 +210,7 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
                     ::fastrs::table_field!(WorkflowExecutionInfo, search_attributes),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<ResetPoints>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<ResetPoints>>,
                 >(
                     0x62,
                     0,
@@ -436,7 +235,9 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0x82,
@@ -456,7 +257,7 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowExecution>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
                     >,
                 >(
                     0x92,
@@ -482,7 +283,7 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
                 >(0xaa, 0, ::fastrs::table_field!(WorkflowExecutionInfo, first_run_id)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<WorkflowExecutionVersioningInfo>,
+                        __fastrs::table::Tab<WorkflowExecutionVersioningInfo>,
                     >,
                 >(
                     0xb2,
@@ -498,7 +299,7 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(0xc2, 0, ::fastrs::table_field!(WorkflowExecutionInfo, priority)),
                 __fastrs::table::Entry::new::<
@@ -524,53 +325,8 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
             ],
             ::fastrs::table_field!(WorkflowExecutionInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.execution = ::core::option::Option::None;
-        self.r#type = ::core::option::Option::None;
-        self.start_time = ::core::option::Option::None;
-        self.close_time = ::core::option::Option::None;
-        self.status = ::core::default::Default::default();
-        self.history_length = ::core::default::Default::default();
-        self.parent_namespace_id.clear();
-        self.parent_execution = ::core::option::Option::None;
-        self.execution_time = ::core::option::Option::None;
-        self.memo = ::core::option::Option::None;
-        self.search_attributes = ::core::option::Option::None;
-        self.auto_reset_points = ::core::option::Option::None;
-        self.task_queue.clear();
-        self.state_transition_count = ::core::default::Default::default();
-        self.history_size_bytes = ::core::default::Default::default();
-        self.most_recent_worker_version_stamp = ::core::option::Option::None;
-        self.execution_duration = ::core::option::Option::None;
-        self.root_execution = ::core::option::Option::None;
-        self.assigned_build_id.clear();
-        self.inherited_build_id.clear();
-        self.first_run_id.clear();
-        self.versioning_info = ::core::option::Option::None;
-        self.worker_deployment_name.clear();
-        self.priority = ::core::option::Option::None;
-        self.external_payload_size_bytes = ::core::default::Default::default();
-        self.external_payload_count = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Holds all the extra information about workflow execution that is not part of Visibility.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -607,81 +363,45 @@ pub struct WorkflowExecutionExtendedInfo {
 impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionExtendedInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.execution_expiration_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.run_expiration_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.cancel_requested {
-            n += 1 + __fastrs::Bool::size(&self.cancel_requested);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_reset_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.original_start_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.reset_run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reset_run_id);
-        }
-        n
-            += __fastrs::size_map::<
-                __fastrs::Str,
-                __fastrs::Msg<RequestIdInfo>,
-            >(self.request_id_infos.iter(), 1);
-        if let ::core::option::Option::Some(v) = &self.pause_info {
-            n += 1 + __fastrs::Msg::<WorkflowExecutionPauseInfo>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.pause_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<WorkflowExecutionPauseInfo>,
-            >(v, &[0x42], w);
-        }
-        __fastrs::write_map::<
-            __fastrs::Str,
-            __fastrs::Msg<RequestIdInfo>,
-        >(self.request_id_infos.iter(), &[0x3a], w);
-        if !self.reset_run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reset_run_id, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.original_start_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_reset_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if self.cancel_requested {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.cancel_requested, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.run_expiration_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.execution_expiration_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionExtendedInfo, 8> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionExtendedInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionExtendedInfo,
+            [__fastrs::table::Entry<WorkflowExecutionExtendedInfo>; 8],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -745,7 +465,9 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
                 ),
                 __fastrs::table::Entry::hooked(0x3a),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<WorkflowExecutionPauseInfo>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<WorkflowExecutionPauseInfo>,
+                    >,
                 >(
                     0x42,
                     0,
@@ -755,38 +477,8 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8],
             ::fastrs::table_field!(WorkflowExecutionExtendedInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.execution_expiration_time = ::core::option::Option::None;
-        self.run_expiration_time = ::core::option::Option::None;
-        self.cancel_requested = ::core::default::Default::default();
-        self.last_reset_time = ::core::option::Option::None;
-        self.original_start_time = ::core::option::Option::None;
-        self.reset_run_id.clear();
-        self.request_id_infos.clear();
-        self.pause_info = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for WorkflowExecutionExtendedInfo {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -812,6 +504,34 @@ impl __fastrs::table::Hooks for WorkflowExecutionExtendedInfo {
                 ::core::result::Result::Ok(())
             }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+        }
+    }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x3a => {
+                __fastrs::size_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<RequestIdInfo>,
+                >(self.request_id_infos.iter(), 1)
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x3a => {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Msg<RequestIdInfo>,
+                >(self.request_id_infos.iter(), &[0x3a], w)
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x3a => self.request_id_infos.clear(),
+            _ => {}
         }
     }
 }
@@ -936,100 +656,45 @@ pub struct WorkflowExecutionVersioningInfo {
 impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionVersioningInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.behavior.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::VersioningBehavior,
-                    >::size(&self.behavior);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            n += 1 + __fastrs::Msg::<super::super::deployment::v1::Deployment>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            n += 1 + __fastrs::Msg::<VersioningOverride>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_transition {
-            n += 1 + __fastrs::Msg::<DeploymentTransition>::size(v);
-        }
-        if !self.version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.version);
-        }
-        if let ::core::option::Option::Some(v) = &self.version_transition {
-            n += 1 + __fastrs::Msg::<DeploymentVersionTransition>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        if self.revision_number != 0 {
-            n += 1 + __fastrs::Int64::size(&self.revision_number);
-        }
-        if self.continue_as_new_initial_versioning_behavior.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                    >::size(&self.continue_as_new_initial_versioning_behavior);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.continue_as_new_initial_versioning_behavior.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                >,
-            >(&self.continue_as_new_initial_versioning_behavior, &[0x48], w);
-        }
-        if self.revision_number != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.revision_number, &[0x40], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.version_transition {
-            __fastrs::compact::write::<
-                __fastrs::Msg<DeploymentVersionTransition>,
-            >(v, &[0x32], w);
-        }
-        if !self.version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.version, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_transition {
-            __fastrs::compact::write::<
-                __fastrs::Msg<DeploymentTransition>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            __fastrs::compact::write::<__fastrs::Msg<VersioningOverride>>(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::Deployment>,
-            >(v, &[0x12], w);
-        }
-        if self.behavior.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-            >(&self.behavior, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionVersioningInfo, 9> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionVersioningInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionVersioningInfo,
+            [__fastrs::table::Entry<WorkflowExecutionVersioningInfo>; 9],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -1042,7 +707,7 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::deployment::v1::Deployment>,
+                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
                     >,
                 >(
                     0x12,
@@ -1050,7 +715,7 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
                     ::fastrs::table_field!(WorkflowExecutionVersioningInfo, deployment),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersioningOverride>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<VersioningOverride>>,
                 >(
                     0x1a,
                     0,
@@ -1059,7 +724,7 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
                     ),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<DeploymentTransition>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<DeploymentTransition>>,
                 >(
                     0x22,
                     0,
@@ -1075,7 +740,9 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
                     ::fastrs::table_field!(WorkflowExecutionVersioningInfo, version),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<DeploymentVersionTransition>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<DeploymentVersionTransition>,
+                    >,
                 >(
                     0x32,
                     0,
@@ -1085,7 +752,7 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -1123,36 +790,8 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
             ::fastrs::table_field!(WorkflowExecutionVersioningInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.behavior = ::core::default::Default::default();
-        self.deployment = ::core::option::Option::None;
-        self.versioning_override = ::core::option::Option::None;
-        self.deployment_transition = ::core::option::Option::None;
-        self.version.clear();
-        self.version_transition = ::core::option::Option::None;
-        self.deployment_version = ::core::option::Option::None;
-        self.revision_number = ::core::default::Default::default();
-        self.continue_as_new_initial_versioning_behavior = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Holds information about ongoing transition of a workflow execution from one deployment to another.
 /// Deprecated. Use DeploymentVersionTransition.
@@ -1168,41 +807,20 @@ pub struct DeploymentTransition {
 impl ::fastrs::Message for DeploymentTransition {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.DeploymentTransition";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            n += 1 + __fastrs::Msg::<super::super::deployment::v1::Deployment>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::Deployment>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentTransition, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentTransition, deployment)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(DeploymentTransition, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.deployment = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1220,6 +838,26 @@ impl ::fastrs::Message for DeploymentTransition {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for DeploymentTransition {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DeploymentTransition,
+            [__fastrs::table::Entry<DeploymentTransition>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
+                    >,
+                >(0x0a, 0, ::fastrs::table_field!(DeploymentTransition, deployment)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(DeploymentTransition, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Holds information about ongoing transition of a workflow execution from one worker
 /// deployment version to another.
@@ -1241,63 +879,20 @@ pub struct DeploymentVersionTransition {
 impl ::fastrs::Message for DeploymentVersionTransition {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.DeploymentVersionTransition";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.version);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0x12], w);
-        }
-        if !self.version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.version, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<DeploymentVersionTransition, 2> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentVersionTransition, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DeploymentVersionTransition, deployment_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeploymentVersionTransition, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.version.clear();
-        self.deployment_version = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -1315,6 +910,37 @@ impl ::fastrs::Message for DeploymentVersionTransition {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for DeploymentVersionTransition {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            DeploymentVersionTransition,
+            [__fastrs::table::Entry<DeploymentVersionTransition>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x0a, 0, ::fastrs::table_field!(DeploymentVersionTransition, version)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<
+                            super::super::deployment::v1::WorkerDeploymentVersion,
+                        >,
+                    >,
+                >(
+                    0x12,
+                    0,
+                    ::fastrs::table_field!(
+                        DeploymentVersionTransition, deployment_version
+                    ),
+                ),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(DeploymentVersionTransition, unknown_fields),
+        );
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionConfig {
@@ -1335,62 +961,49 @@ pub struct WorkflowExecutionConfig {
 impl ::fastrs::Message for WorkflowExecutionConfig {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionConfig";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.default_workflow_task_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            n += 1 + __fastrs::Msg::<super::super::sdk::v1::UserMetadata>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.default_workflow_task_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionConfig, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionConfig {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionConfig,
+            [__fastrs::table::Entry<WorkflowExecutionConfig>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionConfig, task_queue)),
                 __fastrs::table::Entry::new::<
@@ -1426,7 +1039,7 @@ impl ::fastrs::Message for WorkflowExecutionConfig {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
+                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
                     >,
                 >(
                     0x2a,
@@ -1437,32 +1050,8 @@ impl ::fastrs::Message for WorkflowExecutionConfig {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(WorkflowExecutionConfig, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.task_queue = ::core::option::Option::None;
-        self.workflow_execution_timeout = ::core::option::Option::None;
-        self.workflow_run_timeout = ::core::option::Option::None;
-        self.default_workflow_task_timeout = ::core::option::Option::None;
-        self.user_metadata = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PendingActivityInfo {
@@ -1538,247 +1127,52 @@ pub struct PendingActivityInfo {
 impl ::fastrs::Message for PendingActivityInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingActivityInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.activity_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.activity_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::ActivityType>::size(v);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::PendingActivityState,
-                    >::size(&self.state);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_details {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_heartbeat_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_started_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        if self.maximum_attempts != 0 {
-            n += 1 + __fastrs::Int32::size(&self.maximum_attempts);
-        }
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.expiration_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if !self.last_worker_identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.last_worker_identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_worker_version_stamp {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::WorkerVersionStamp,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_retry_interval {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.paused {
-            n += 2 + __fastrs::Bool::size(&self.paused);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_deployment {
-            n += 2 + __fastrs::Msg::<super::super::deployment::v1::Deployment>::size(v);
-        }
-        if !self.last_worker_deployment_version.is_empty() {
-            n += 2 + __fastrs::Str::size(&self.last_worker_deployment_version);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.pause_info {
-            n += 2 + __fastrs::Msg::<pending_activity_info::PauseInfo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_options {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::activity::v1::ActivityOptions,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_deployment_version {
-            n
-                += 2
-                    + __fastrs::Msg::<
-                        super::super::deployment::v1::WorkerDeploymentVersion,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.assigned_build_id {
-            n
-                += match oneof {
-                    pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v) => {
-                        1 + __fastrs::Msg::<::fastrs::well_known::Empty>::size(v)
-                    }
-                    pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                        v,
-                    ) => 1 + __fastrs::Str::size(v),
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.last_deployment_version {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::WorkerDeploymentVersion>,
-            >(v, &[0xca, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_options {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
-            >(v, &[0xc2, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.pause_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<pending_activity_info::PauseInfo>,
-            >(v, &[0xba, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0xb2, 0x01], w);
-        }
-        if !self.last_worker_deployment_version.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.last_worker_deployment_version, &[0xaa, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_deployment {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::Deployment>,
-            >(v, &[0xa2, 0x01], w);
-        }
-        if self.paused {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.paused, &[0x98, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x92, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x8a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.current_retry_interval {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_worker_version_stamp {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
-            >(v, &[0x7a], w);
-        }
-        match &self.assigned_build_id {
-            ::core::option::Option::Some(
-                pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Empty>,
-                >(v, &[0x6a], w);
-            }
-            ::core::option::Option::Some(
-                pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                    v,
-                ),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x72], w);
-            }
-            _ => {}
-        }
-        if !self.last_worker_identity.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.last_worker_identity, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.expiration_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x4a], w);
-        }
-        if self.maximum_attempts != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int32,
-            >(&self.maximum_attempts, &[0x40], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x38], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_started_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_heartbeat_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.heartbeat_details {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x22], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>,
-            >(&self.state, &[0x18], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.activity_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::ActivityType>,
-            >(v, &[0x12], w);
-        }
-        if !self.activity_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.activity_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingActivityInfo, 25> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PendingActivityInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PendingActivityInfo,
+            [__fastrs::table::Entry<PendingActivityInfo>; 25],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
                 >(0x0a, 0, ::fastrs::table_field!(PendingActivityInfo, activity_id)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::ActivityType>,
+                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
                     >,
                 >(0x12, 0, ::fastrs::table_field!(PendingActivityInfo, activity_type)),
                 __fastrs::table::Entry::new::<
@@ -1788,7 +1182,7 @@ impl ::fastrs::Message for PendingActivityInfo {
                 >(0x18, 0, ::fastrs::table_field!(PendingActivityInfo, state)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(
                     0x22,
@@ -1835,7 +1229,7 @@ impl ::fastrs::Message for PendingActivityInfo {
                 >(0x52, 0, ::fastrs::table_field!(PendingActivityInfo, expiration_time)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(0x5a, 0, ::fastrs::table_field!(PendingActivityInfo, last_failure)),
                 __fastrs::table::Entry::new::<
@@ -1846,10 +1240,12 @@ impl ::fastrs::Message for PendingActivityInfo {
                     ::fastrs::table_field!(PendingActivityInfo, last_worker_identity),
                 ),
                 __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked(0x72),
+                __fastrs::table::Entry::hooked_read(0x72),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkerVersionStamp>,
+                        __fastrs::table::Tab<
+                            super::super::common::v1::WorkerVersionStamp,
+                        >,
                     >,
                 >(
                     0x7a,
@@ -1894,7 +1290,7 @@ impl ::fastrs::Message for PendingActivityInfo {
                 >(0x98, 0, ::fastrs::table_field!(PendingActivityInfo, paused)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::deployment::v1::Deployment>,
+                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
                     >,
                 >(0xa2, 0, ::fastrs::table_field!(PendingActivityInfo, last_deployment)),
                 __fastrs::table::Entry::new::<
@@ -1908,17 +1304,17 @@ impl ::fastrs::Message for PendingActivityInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(0xb2, 0, ::fastrs::table_field!(PendingActivityInfo, priority)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<pending_activity_info::PauseInfo>,
+                        __fastrs::table::Tab<pending_activity_info::PauseInfo>,
                     >,
                 >(0xba, 0, ::fastrs::table_field!(PendingActivityInfo, pause_info)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::activity::v1::ActivityOptions>,
+                        __fastrs::table::Tab<super::super::activity::v1::ActivityOptions>,
                     >,
                 >(
                     0xc2,
@@ -1927,7 +1323,7 @@ impl ::fastrs::Message for PendingActivityInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<
+                        __fastrs::table::Tab<
                             super::super::deployment::v1::WorkerDeploymentVersion,
                         >,
                     >,
@@ -1943,54 +1339,8 @@ impl ::fastrs::Message for PendingActivityInfo {
             ],
             ::fastrs::table_field!(PendingActivityInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.activity_id.clear();
-        self.activity_type = ::core::option::Option::None;
-        self.state = ::core::default::Default::default();
-        self.heartbeat_details = ::core::option::Option::None;
-        self.last_heartbeat_time = ::core::option::Option::None;
-        self.last_started_time = ::core::option::Option::None;
-        self.attempt = ::core::default::Default::default();
-        self.maximum_attempts = ::core::default::Default::default();
-        self.scheduled_time = ::core::option::Option::None;
-        self.expiration_time = ::core::option::Option::None;
-        self.last_failure = ::core::option::Option::None;
-        self.last_worker_identity.clear();
-        self.last_worker_version_stamp = ::core::option::Option::None;
-        self.current_retry_interval = ::core::option::Option::None;
-        self.last_attempt_complete_time = ::core::option::Option::None;
-        self.next_attempt_schedule_time = ::core::option::Option::None;
-        self.paused = ::core::default::Default::default();
-        self.last_deployment = ::core::option::Option::None;
-        self.last_worker_deployment_version.clear();
-        self.priority = ::core::option::Option::None;
-        self.pause_info = ::core::option::Option::None;
-        self.activity_options = ::core::option::Option::None;
-        self.last_deployment_version = ::core::option::Option::None;
-        self.assigned_build_id = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
-}
-#[allow(deprecated)]
-impl __fastrs::table::Hooks for PendingActivityInfo {
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2041,6 +1391,54 @@ impl __fastrs::table::Hooks for PendingActivityInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x6a => {
+                match &self.assigned_build_id {
+                    ::core::option::Option::Some(
+                        pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
+                    ) => 1 + __fastrs::Msg::<::fastrs::well_known::Empty>::size(v),
+                    ::core::option::Option::Some(
+                        pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
+                            v,
+                        ),
+                    ) => 1 + __fastrs::Str::size(v),
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x6a => {
+                match &self.assigned_build_id {
+                    ::core::option::Option::Some(
+                        pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<::fastrs::well_known::Empty>,
+                        >(v, &[0x6a], w);
+                    }
+                    ::core::option::Option::Some(
+                        pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
+                            v,
+                        ),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x72], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x6a => self.assigned_build_id = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`PendingActivityInfo`].
 pub mod pending_activity_info {
@@ -2074,68 +1472,20 @@ pub mod pending_activity_info {
     impl ::fastrs::Message for PauseInfo {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingActivityInfo.PauseInfo";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if let ::core::option::Option::Some(v) = &self.pause_time {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-            }
-            if let ::core::option::Option::Some(oneof) = &self.paused_by {
-                n
-                    += match oneof {
-                        pause_info::PausedBy::Manual(v) => {
-                            1 + __fastrs::Msg::<pause_info::Manual>::size(v)
-                        }
-                        pause_info::PausedBy::Rule(v) => {
-                            1 + __fastrs::Msg::<pause_info::Rule>::size(v)
-                        }
-                    };
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            match &self.paused_by {
-                ::core::option::Option::Some(pause_info::PausedBy::Manual(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<pause_info::Manual>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<pause_info::Rule>,
-                    >(v, &[0x22], w);
-                }
-                _ => {}
-            }
-            if let ::core::option::Option::Some(v) = &self.pause_time {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                >(v, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<PauseInfo, 3> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(PauseInfo, pause_time)),
-                    __fastrs::table::Entry::hooked(0x12),
-                    __fastrs::table::Entry::hooked(0x22),
-                ],
-                &[0, 1, 2, 0, 3],
-                ::fastrs::table_field!(PauseInfo, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.pause_time = ::core::option::Option::None;
-            self.paused_by = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -2155,7 +1505,26 @@ pub mod pending_activity_info {
         }
     }
     #[allow(deprecated)]
-    impl __fastrs::table::Hooks for PauseInfo {
+    impl __fastrs::table::Tabled for PauseInfo {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                PauseInfo,
+                [__fastrs::table::Entry<PauseInfo>; 3],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<
+                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
+                        >,
+                    >(0x0a, 0, ::fastrs::table_field!(PauseInfo, pause_time)),
+                    __fastrs::table::Entry::hooked(0x12),
+                    __fastrs::table::Entry::hooked_read(0x22),
+                ],
+                &[0, 1, 2, 0, 3],
+                ::fastrs::table_field!(PauseInfo, unknown_fields),
+            );
+            &TABLE
+        };
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -2206,11 +1575,54 @@ pub mod pending_activity_info {
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
             }
         }
+        fn size_hooked(&self, tag: u32) -> usize {
+            match tag {
+                0x12 => {
+                    match &self.paused_by {
+                        ::core::option::Option::Some(pause_info::PausedBy::Manual(v)) => {
+                            1 + __fastrs::Msg::<pause_info::Manual>::size(v)
+                        }
+                        ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
+                            1 + __fastrs::Msg::<pause_info::Rule>::size(v)
+                        }
+                        _ => 0,
+                    }
+                }
+                _ => 0,
+            }
+        }
+        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+            match tag {
+                0x12 => {
+                    match &self.paused_by {
+                        ::core::option::Option::Some(
+                            pause_info::PausedBy::Manual(v),
+                        ) => {
+                            __fastrs::compact::write::<
+                                __fastrs::Msg<pause_info::Manual>,
+                            >(v, &[0x12], w);
+                        }
+                        ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
+                            __fastrs::compact::write::<
+                                __fastrs::Msg<pause_info::Rule>,
+                            >(v, &[0x22], w);
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        fn clear_hooked(&mut self, tag: u32) {
+            match tag {
+                0x12 => self.paused_by = ::core::option::Option::None,
+                _ => {}
+            }
+        }
     }
     /// Types nested in [`PauseInfo`].
     pub mod pause_info {
         use ::fastrs::__private as __fastrs;
-        use __fastrs::Codec as _;
         #[derive(Clone, PartialEq, Debug)]
         pub enum PausedBy {
             /// activity was paused by the manual intervention
@@ -2231,49 +1643,20 @@ pub mod pending_activity_info {
         impl ::fastrs::Message for Manual {
             const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingActivityInfo.PauseInfo.Manual";
             fn size(&self) -> usize {
-                let mut n = self.unknown_fields.len();
-                if !self.identity.is_empty() {
-                    n += 1 + __fastrs::Str::size(&self.identity);
-                }
-                if !self.reason.is_empty() {
-                    n += 1 + __fastrs::Str::size(&self.reason);
-                }
-                n
+                __fastrs::table::size(self)
             }
             fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                self.unknown_fields.write(w);
-                if !self.reason.is_empty() {
-                    __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x12], w);
-                }
-                if !self.identity.is_empty() {
-                    __fastrs::compact::write::<
-                        __fastrs::Str,
-                    >(&self.identity, &[0x0a], w);
-                }
+                __fastrs::table::write_backward(self, w);
             }
             fn merge_from(
                 &mut self,
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<Manual, 2> = __fastrs::table::Table::new(
-                    [
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x0a, 0, ::fastrs::table_field!(Manual, identity)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x12, 0, ::fastrs::table_field!(Manual, reason)),
-                    ],
-                    &[0, 1, 2],
-                    ::fastrs::table_field!(Manual, unknown_fields),
-                );
-                __fastrs::table::merge(self, &TABLE, r, depth)
+                __fastrs::table::merge(self, r, depth)
             }
             fn clear(&mut self) {
-                self.identity.clear();
-                self.reason.clear();
-                self.unknown_fields.clear();
+                __fastrs::table::clear(self);
             }
             fn unknown_fields(&self) -> &::fastrs::UnknownFields {
                 &self.unknown_fields
@@ -2291,6 +1674,27 @@ pub mod pending_activity_info {
             fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
                 __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
             }
+        }
+        #[allow(deprecated)]
+        impl __fastrs::table::Tabled for Manual {
+            const TABLE: &'static __fastrs::table::Table<Self> = {
+                static TABLE: __fastrs::table::Table<
+                    Manual,
+                    [__fastrs::table::Entry<Manual>; 2],
+                > = __fastrs::table::Table::new(
+                    [
+                        __fastrs::table::Entry::new::<
+                            __fastrs::table::Implicit<__fastrs::Str>,
+                        >(0x0a, 0, ::fastrs::table_field!(Manual, identity)),
+                        __fastrs::table::Entry::new::<
+                            __fastrs::table::Implicit<__fastrs::Str>,
+                        >(0x12, 0, ::fastrs::table_field!(Manual, reason)),
+                    ],
+                    &[0, 1, 2],
+                    ::fastrs::table_field!(Manual, unknown_fields),
+                );
+                &TABLE
+            };
         }
         #[derive(Clone, PartialEq, Default, Debug)]
         pub struct Rule {
@@ -2307,59 +1711,20 @@ pub mod pending_activity_info {
         impl ::fastrs::Message for Rule {
             const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingActivityInfo.PauseInfo.Rule";
             fn size(&self) -> usize {
-                let mut n = self.unknown_fields.len();
-                if !self.rule_id.is_empty() {
-                    n += 1 + __fastrs::Str::size(&self.rule_id);
-                }
-                if !self.identity.is_empty() {
-                    n += 1 + __fastrs::Str::size(&self.identity);
-                }
-                if !self.reason.is_empty() {
-                    n += 1 + __fastrs::Str::size(&self.reason);
-                }
-                n
+                __fastrs::table::size(self)
             }
             fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                self.unknown_fields.write(w);
-                if !self.reason.is_empty() {
-                    __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x1a], w);
-                }
-                if !self.identity.is_empty() {
-                    __fastrs::compact::write::<
-                        __fastrs::Str,
-                    >(&self.identity, &[0x12], w);
-                }
-                if !self.rule_id.is_empty() {
-                    __fastrs::compact::write::<__fastrs::Str>(&self.rule_id, &[0x0a], w);
-                }
+                __fastrs::table::write_backward(self, w);
             }
             fn merge_from(
                 &mut self,
                 r: &mut ::fastrs::Reader<'_>,
                 depth: u32,
             ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                static TABLE: __fastrs::table::Table<Rule, 3> = __fastrs::table::Table::new(
-                    [
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x0a, 0, ::fastrs::table_field!(Rule, rule_id)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x12, 0, ::fastrs::table_field!(Rule, identity)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x1a, 0, ::fastrs::table_field!(Rule, reason)),
-                    ],
-                    &[0, 1, 2, 3],
-                    ::fastrs::table_field!(Rule, unknown_fields),
-                );
-                __fastrs::table::merge(self, &TABLE, r, depth)
+                __fastrs::table::merge(self, r, depth)
             }
             fn clear(&mut self) {
-                self.rule_id.clear();
-                self.identity.clear();
-                self.reason.clear();
-                self.unknown_fields.clear();
+                __fastrs::table::clear(self);
             }
             fn unknown_fields(&self) -> &::fastrs::UnknownFields {
                 &self.unknown_fields
@@ -2377,6 +1742,30 @@ pub mod pending_activity_info {
             fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
                 __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
             }
+        }
+        #[allow(deprecated)]
+        impl __fastrs::table::Tabled for Rule {
+            const TABLE: &'static __fastrs::table::Table<Self> = {
+                static TABLE: __fastrs::table::Table<
+                    Rule,
+                    [__fastrs::table::Entry<Rule>; 3],
+                > = __fastrs::table::Table::new(
+                    [
+                        __fastrs::table::Entry::new::<
+                            __fastrs::table::Implicit<__fastrs::Str>,
+                        >(0x0a, 0, ::fastrs::table_field!(Rule, rule_id)),
+                        __fastrs::table::Entry::new::<
+                            __fastrs::table::Implicit<__fastrs::Str>,
+                        >(0x12, 0, ::fastrs::table_field!(Rule, identity)),
+                        __fastrs::table::Entry::new::<
+                            __fastrs::table::Implicit<__fastrs::Str>,
+                        >(0x1a, 0, ::fastrs::table_field!(Rule, reason)),
+                    ],
+                    &[0, 1, 2, 3],
+                    ::fastrs::table_field!(Rule, unknown_fields),
+                );
+                &TABLE
+            };
         }
     }
 }
@@ -2397,56 +1786,45 @@ pub struct PendingChildExecutionInfo {
 impl ::fastrs::Message for PendingChildExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingChildExecutionInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.workflow_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.workflow_id);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        if !self.workflow_type_name.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.workflow_type_name);
-        }
-        if self.initiated_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.initiated_id);
-        }
-        if self.parent_close_policy.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::ParentClosePolicy,
-                    >::size(&self.parent_close_policy);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.parent_close_policy.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
-            >(&self.parent_close_policy, &[0x28], w);
-        }
-        if self.initiated_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.initiated_id, &[0x20], w);
-        }
-        if !self.workflow_type_name.is_empty() {
-            __fastrs::compact::write::<
-                __fastrs::Str,
-            >(&self.workflow_type_name, &[0x1a], w);
-        }
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.workflow_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.workflow_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingChildExecutionInfo, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PendingChildExecutionInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PendingChildExecutionInfo,
+            [__fastrs::table::Entry<PendingChildExecutionInfo>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -2487,32 +1865,8 @@ impl ::fastrs::Message for PendingChildExecutionInfo {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(PendingChildExecutionInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.workflow_id.clear();
-        self.run_id.clear();
-        self.workflow_type_name.clear();
-        self.initiated_id = ::core::default::Default::default();
-        self.parent_close_policy = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PendingWorkflowTaskInfo {
@@ -2532,60 +1886,45 @@ pub struct PendingWorkflowTaskInfo {
 impl ::fastrs::Message for PendingWorkflowTaskInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingWorkflowTaskInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::PendingWorkflowTaskState,
-                    >::size(&self.state);
-        }
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.original_scheduled_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.started_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x28], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.started_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.original_scheduled_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::PendingWorkflowTaskState>,
-            >(&self.state, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingWorkflowTaskInfo, 5> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PendingWorkflowTaskInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PendingWorkflowTaskInfo,
+            [__fastrs::table::Entry<PendingWorkflowTaskInfo>; 5],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -2630,32 +1969,8 @@ impl ::fastrs::Message for PendingWorkflowTaskInfo {
             &[0, 1, 2, 3, 4, 5],
             ::fastrs::table_field!(PendingWorkflowTaskInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.state = ::core::default::Default::default();
-        self.scheduled_time = ::core::option::Option::None;
-        self.original_scheduled_time = ::core::option::Option::None;
-        self.started_time = ::core::option::Option::None;
-        self.attempt = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ResetPoints {
@@ -2667,38 +1982,20 @@ pub struct ResetPoints {
 impl ::fastrs::Message for ResetPoints {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.ResetPoints";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        n
-            += __fastrs::compact::size_repeated::<
-                __fastrs::Msg<ResetPointInfo>,
-            >(&self.points, 1);
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        __fastrs::compact::write_repeated::<
-            __fastrs::Msg<ResetPointInfo>,
-        >(&self.points, &[0x0a], w);
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetPoints, 1> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<ResetPointInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(ResetPoints, points)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ResetPoints, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.points.clear();
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -2716,6 +2013,24 @@ impl ::fastrs::Message for ResetPoints {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ResetPoints {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ResetPoints,
+            [__fastrs::table::Entry<ResetPoints>; 1],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Repeated<__fastrs::table::Tab<ResetPointInfo>>,
+                >(0x0a, 0, ::fastrs::table_field!(ResetPoints, points)),
+            ],
+            &[0, 1],
+            ::fastrs::table_field!(ResetPoints, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// ResetPointInfo records the workflow event id that is the first one processed by a given
 /// build id or binary checksum. A new reset point will be created if either build id or binary
@@ -2745,66 +2060,45 @@ pub struct ResetPointInfo {
 impl ::fastrs::Message for ResetPointInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.ResetPointInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.binary_checksum.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.binary_checksum);
-        }
-        if !self.run_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.run_id);
-        }
-        if self.first_workflow_task_completed_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.first_workflow_task_completed_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.expire_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.resettable {
-            n += 1 + __fastrs::Bool::size(&self.resettable);
-        }
-        if !self.build_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.build_id);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.build_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.build_id, &[0x3a], w);
-        }
-        if self.resettable {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.resettable, &[0x30], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.expire_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.create_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if self.first_workflow_task_completed_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.first_workflow_task_completed_id, &[0x18], w);
-        }
-        if !self.run_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.run_id, &[0x12], w);
-        }
-        if !self.binary_checksum.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.binary_checksum, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<ResetPointInfo, 7> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for ResetPointInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            ResetPointInfo,
+            [__fastrs::table::Entry<ResetPointInfo>; 7],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -2841,34 +2135,8 @@ impl ::fastrs::Message for ResetPointInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7],
             ::fastrs::table_field!(ResetPointInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.binary_checksum.clear();
-        self.run_id.clear();
-        self.first_workflow_task_completed_id = ::core::default::Default::default();
-        self.create_time = ::core::option::Option::None;
-        self.expire_time = ::core::option::Option::None;
-        self.resettable = ::core::default::Default::default();
-        self.build_id.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// NewWorkflowExecutionInfo is a shared message that encapsulates all the
 /// required arguments to starting a workflow in different contexts.
@@ -2916,148 +2184,45 @@ pub struct NewWorkflowExecutionInfo {
 impl ::fastrs::Message for NewWorkflowExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.NewWorkflowExecutionInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.workflow_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.workflow_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::WorkflowType>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            n += 1 + __fastrs::Msg::<super::super::taskqueue::v1::TaskQueue>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if self.workflow_id_reuse_policy.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::WorkflowIdReusePolicy,
-                    >::size(&self.workflow_id_reuse_policy);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::RetryPolicy>::size(v);
-        }
-        if !self.cron_schedule.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.cron_schedule);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Memo>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::SearchAttributes,
-                    >::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Header>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            n += 1 + __fastrs::Msg::<super::super::sdk::v1::UserMetadata>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            n += 1 + __fastrs::Msg::<VersioningOverride>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 2 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            __fastrs::compact::write::<__fastrs::Msg<VersioningOverride>>(v, &[0x7a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.user_metadata {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
-            >(v, &[0x72], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.header {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Header>,
-            >(v, &[0x6a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.search_attributes {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::SearchAttributes>,
-            >(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.memo {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Memo>,
-            >(v, &[0x5a], w);
-        }
-        if !self.cron_schedule.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.cron_schedule, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.retry_policy {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::RetryPolicy>,
-            >(v, &[0x4a], w);
-        }
-        if self.workflow_id_reuse_policy.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::WorkflowIdReusePolicy>,
-            >(&self.workflow_id_reuse_policy, &[0x40], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_task_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_run_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_execution_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.input {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Payloads>,
-            >(v, &[0x22], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.task_queue {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.workflow_type {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::WorkflowType>,
-            >(v, &[0x12], w);
-        }
-        if !self.workflow_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.workflow_id, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NewWorkflowExecutionInfo, 16> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NewWorkflowExecutionInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NewWorkflowExecutionInfo,
+            [__fastrs::table::Entry<NewWorkflowExecutionInfo>; 16],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -3068,7 +2233,7 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::WorkflowType>,
+                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
                     >,
                 >(
                     0x12,
@@ -3077,12 +2242,12 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::taskqueue::v1::TaskQueue>,
+                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
                     >,
                 >(0x1a, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, task_queue)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
                     >,
                 >(0x22, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, input)),
                 __fastrs::table::Entry::new::<
@@ -3133,7 +2298,7 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::RetryPolicy>,
+                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
                     >,
                 >(
                     0x4a,
@@ -3149,12 +2314,12 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Memo>,
+                        __fastrs::table::Tab<super::super::common::v1::Memo>,
                     >,
                 >(0x5a, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, memo)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::SearchAttributes>,
+                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
                     >,
                 >(
                     0x62,
@@ -3163,12 +2328,12 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Header>,
+                        __fastrs::table::Tab<super::super::common::v1::Header>,
                     >,
                 >(0x6a, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, header)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::sdk::v1::UserMetadata>,
+                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
                     >,
                 >(
                     0x72,
@@ -3176,7 +2341,7 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
                     ::fastrs::table_field!(NewWorkflowExecutionInfo, user_metadata),
                 ),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersioningOverride>>,
+                    __fastrs::table::Optional<__fastrs::table::Tab<VersioningOverride>>,
                 >(
                     0x7a,
                     0,
@@ -3184,50 +2349,15 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
                     >,
                 >(0x82, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, priority)),
             ],
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
             ::fastrs::table_field!(NewWorkflowExecutionInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.workflow_id.clear();
-        self.workflow_type = ::core::option::Option::None;
-        self.task_queue = ::core::option::Option::None;
-        self.input = ::core::option::Option::None;
-        self.workflow_execution_timeout = ::core::option::Option::None;
-        self.workflow_run_timeout = ::core::option::Option::None;
-        self.workflow_task_timeout = ::core::option::Option::None;
-        self.workflow_id_reuse_policy = ::core::default::Default::default();
-        self.retry_policy = ::core::option::Option::None;
-        self.cron_schedule.clear();
-        self.memo = ::core::option::Option::None;
-        self.search_attributes = ::core::option::Option::None;
-        self.header = ::core::option::Option::None;
-        self.user_metadata = ::core::option::Option::None;
-        self.versioning_override = ::core::option::Option::None;
-        self.priority = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// CallbackInfo contains the state of an attached workflow callback.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3261,98 +2391,55 @@ pub struct CallbackInfo {
 impl ::fastrs::Message for CallbackInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.CallbackInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.callback {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Callback>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.trigger {
-            n += 1 + __fastrs::Msg::<callback_info::Trigger>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.registration_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::CallbackState,
-                    >::size(&self.state);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.blocked_reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.blocked_reason);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.blocked_reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.blocked_reason, &[0x4a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x42], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x32], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x28], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::CallbackState>,
-            >(&self.state, &[0x20], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.registration_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.trigger {
-            __fastrs::compact::write::<
-                __fastrs::Msg<callback_info::Trigger>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.callback {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Callback>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<CallbackInfo, 9> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for CallbackInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            CallbackInfo,
+            [__fastrs::table::Entry<CallbackInfo>; 9],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Callback>,
+                        __fastrs::table::Tab<super::super::common::v1::Callback>,
                     >,
                 >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, callback)),
                 __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<callback_info::Trigger>>,
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<callback_info::Trigger>,
+                    >,
                 >(0x12, 0, ::fastrs::table_field!(CallbackInfo, trigger)),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -3378,7 +2465,7 @@ impl ::fastrs::Message for CallbackInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(0x3a, 0, ::fastrs::table_field!(CallbackInfo, last_attempt_failure)),
                 __fastrs::table::Entry::new::<
@@ -3397,36 +2484,8 @@ impl ::fastrs::Message for CallbackInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
             ::fastrs::table_field!(CallbackInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.callback = ::core::option::Option::None;
-        self.trigger = ::core::option::Option::None;
-        self.registration_time = ::core::option::Option::None;
-        self.state = ::core::default::Default::default();
-        self.attempt = ::core::default::Default::default();
-        self.last_attempt_complete_time = ::core::option::Option::None;
-        self.last_attempt_failure = ::core::option::Option::None;
-        self.next_attempt_schedule_time = ::core::option::Option::None;
-        self.blocked_reason.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// Types nested in [`CallbackInfo`].
 pub mod callback_info {
@@ -3442,25 +2501,20 @@ pub mod callback_info {
     impl ::fastrs::Message for WorkflowClosed {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.CallbackInfo.WorkflowClosed";
         fn size(&self) -> usize {
-            self.unknown_fields.len()
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<WorkflowClosed, 0> = __fastrs::table::Table::new(
-                [],
-                &[],
-                ::fastrs::table_field!(WorkflowClosed, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -3479,6 +2533,20 @@ pub mod callback_info {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
     }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for WorkflowClosed {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                WorkflowClosed,
+                [__fastrs::table::Entry<WorkflowClosed>; 0],
+            > = __fastrs::table::Table::new(
+                [],
+                &[],
+                ::fastrs::table_field!(WorkflowClosed, unknown_fields),
+            );
+            &TABLE
+        };
+    }
     /// Trigger for when a workflow update is completed.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct UpdateWorkflowExecutionCompleted {
@@ -3490,24 +2558,45 @@ pub mod callback_info {
     impl ::fastrs::Message for UpdateWorkflowExecutionCompleted {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.CallbackInfo.UpdateWorkflowExecutionCompleted";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.update_id.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.update_id);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if !self.update_id.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.update_id, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<UpdateWorkflowExecutionCompleted, 1> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for UpdateWorkflowExecutionCompleted {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                UpdateWorkflowExecutionCompleted,
+                [__fastrs::table::Entry<UpdateWorkflowExecutionCompleted>; 1],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Implicit<__fastrs::Str>,
@@ -3522,28 +2611,8 @@ pub mod callback_info {
                 &[0, 1],
                 ::fastrs::table_field!(UpdateWorkflowExecutionCompleted, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.update_id.clear();
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Trigger {
@@ -3555,57 +2624,20 @@ pub mod callback_info {
     impl ::fastrs::Message for Trigger {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.CallbackInfo.Trigger";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if let ::core::option::Option::Some(oneof) = &self.variant {
-                n
-                    += match oneof {
-                        trigger::Variant::WorkflowClosed(v) => {
-                            1 + __fastrs::Msg::<WorkflowClosed>::size(v)
-                        }
-                        trigger::Variant::UpdateWorkflowExecutionCompleted(v) => {
-                            1
-                                + __fastrs::Msg::<UpdateWorkflowExecutionCompleted>::size(v)
-                        }
-                    };
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            match &self.variant {
-                ::core::option::Option::Some(trigger::Variant::WorkflowClosed(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowClosed>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    trigger::Variant::UpdateWorkflowExecutionCompleted(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
-                    >(v, &[0x12], w);
-                }
-                _ => {}
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<Trigger, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::hooked(0x0a),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Trigger, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.variant = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -3625,7 +2657,21 @@ pub mod callback_info {
         }
     }
     #[allow(deprecated)]
-    impl __fastrs::table::Hooks for Trigger {
+    impl __fastrs::table::Tabled for Trigger {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                Trigger,
+                [__fastrs::table::Entry<Trigger>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::hooked(0x0a),
+                    __fastrs::table::Entry::hooked_read(0x12),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(Trigger, unknown_fields),
+            );
+            &TABLE
+        };
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -3676,6 +2722,55 @@ pub mod callback_info {
                     ::core::result::Result::Ok(())
                 }
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
+            }
+        }
+        fn size_hooked(&self, tag: u32) -> usize {
+            match tag {
+                0x0a => {
+                    match &self.variant {
+                        ::core::option::Option::Some(
+                            trigger::Variant::WorkflowClosed(v),
+                        ) => 1 + __fastrs::Msg::<WorkflowClosed>::size(v),
+                        ::core::option::Option::Some(
+                            trigger::Variant::UpdateWorkflowExecutionCompleted(v),
+                        ) => {
+                            1
+                                + __fastrs::Msg::<UpdateWorkflowExecutionCompleted>::size(v)
+                        }
+                        _ => 0,
+                    }
+                }
+                _ => 0,
+            }
+        }
+        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+            match tag {
+                0x0a => {
+                    match &self.variant {
+                        ::core::option::Option::Some(
+                            trigger::Variant::WorkflowClosed(v),
+                        ) => {
+                            __fastrs::compact::write::<
+                                __fastrs::Msg<WorkflowClosed>,
+                            >(v, &[0x0a], w);
+                        }
+                        ::core::option::Option::Some(
+                            trigger::Variant::UpdateWorkflowExecutionCompleted(v),
+                        ) => {
+                            __fastrs::compact::write::<
+                                __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
+                            >(v, &[0x12], w);
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        fn clear_hooked(&mut self, tag: u32) {
+            match tag {
+                0x0a => self.variant = ::core::option::Option::None,
+                _ => {}
             }
         }
     }
@@ -3753,144 +2848,45 @@ pub struct PendingNexusOperationInfo {
 impl ::fastrs::Message for PendingNexusOperationInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingNexusOperationInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.endpoint.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.endpoint);
-        }
-        if !self.service.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.service);
-        }
-        if !self.operation.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation);
-        }
-        if !self.operation_id.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_id);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::PendingNexusOperationState,
-                    >::size(&self.state);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.cancellation_info {
-            n += 1 + __fastrs::Msg::<NexusOperationCancellationInfo>::size(v);
-        }
-        if self.scheduled_event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.scheduled_event_id);
-        }
-        if !self.blocked_reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.blocked_reason);
-        }
-        if !self.operation_token.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.operation_token);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            n += 2 + __fastrs::Msg::<::fastrs::well_known::Duration>::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.start_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x8a, 0x01], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_start_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x82, 0x01], w);
-        }
-        if !self.operation_token.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_token, &[0x7a], w);
-        }
-        if !self.blocked_reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.blocked_reason, &[0x72], w);
-        }
-        if self.scheduled_event_id != 0 {
-            __fastrs::compact::write::<
-                __fastrs::Int64,
-            >(&self.scheduled_event_id, &[0x68], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.cancellation_info {
-            __fastrs::compact::write::<
-                __fastrs::Msg<NexusOperationCancellationInfo>,
-            >(v, &[0x62], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x5a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x52], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x4a], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x40], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::PendingNexusOperationState>,
-            >(&self.state, &[0x38], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.scheduled_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.schedule_to_close_timeout {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Duration>,
-            >(v, &[0x2a], w);
-        }
-        if !self.operation_id.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation_id, &[0x22], w);
-        }
-        if !self.operation.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.operation, &[0x1a], w);
-        }
-        if !self.service.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.service, &[0x12], w);
-        }
-        if !self.endpoint.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.endpoint, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PendingNexusOperationInfo, 17> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for PendingNexusOperationInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PendingNexusOperationInfo,
+            [__fastrs::table::Entry<PendingNexusOperationInfo>; 17],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -3951,7 +2947,7 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x52,
@@ -3973,7 +2969,7 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<NexusOperationCancellationInfo>,
+                        __fastrs::table::Tab<NexusOperationCancellationInfo>,
                     >,
                 >(
                     0x62,
@@ -4027,44 +3023,8 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
             ::fastrs::table_field!(PendingNexusOperationInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.endpoint.clear();
-        self.service.clear();
-        self.operation.clear();
-        self.operation_id.clear();
-        self.schedule_to_close_timeout = ::core::option::Option::None;
-        self.scheduled_time = ::core::option::Option::None;
-        self.state = ::core::default::Default::default();
-        self.attempt = ::core::default::Default::default();
-        self.last_attempt_complete_time = ::core::option::Option::None;
-        self.last_attempt_failure = ::core::option::Option::None;
-        self.next_attempt_schedule_time = ::core::option::Option::None;
-        self.cancellation_info = ::core::option::Option::None;
-        self.scheduled_event_id = ::core::default::Default::default();
-        self.blocked_reason.clear();
-        self.operation_token.clear();
-        self.schedule_to_start_timeout = ::core::option::Option::None;
-        self.start_to_close_timeout = ::core::option::Option::None;
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// NexusOperationCancellationInfo contains the state of a nexus operation cancellation.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4096,76 +3056,45 @@ pub struct NexusOperationCancellationInfo {
 impl ::fastrs::Message for NexusOperationCancellationInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.NexusOperationCancellationInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.requested_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if self.state.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::NexusOperationCancellationState,
-                    >::size(&self.state);
-        }
-        if self.attempt != 0 {
-            n += 1 + __fastrs::Int32::size(&self.attempt);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            n += 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.blocked_reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.blocked_reason);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.blocked_reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.blocked_reason, &[0x3a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.next_attempt_schedule_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x32], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_failure {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::failure::v1::Failure>,
-            >(v, &[0x2a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.last_attempt_complete_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x22], w);
-        }
-        if self.attempt != 0 {
-            __fastrs::compact::write::<__fastrs::Int32>(&self.attempt, &[0x18], w);
-        }
-        if self.state.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<
-                    super::super::enums::v1::NexusOperationCancellationState,
-                >,
-            >(&self.state, &[0x10], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.requested_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<NexusOperationCancellationInfo, 7> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for NexusOperationCancellationInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            NexusOperationCancellationInfo,
+            [__fastrs::table::Entry<NexusOperationCancellationInfo>; 7],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
@@ -4209,7 +3138,7 @@ impl ::fastrs::Message for NexusOperationCancellationInfo {
                 ),
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
                     >,
                 >(
                     0x2a,
@@ -4242,34 +3171,8 @@ impl ::fastrs::Message for NexusOperationCancellationInfo {
             &[0, 1, 2, 3, 4, 5, 6, 7],
             ::fastrs::table_field!(NexusOperationCancellationInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.requested_time = ::core::option::Option::None;
-        self.state = ::core::default::Default::default();
-        self.attempt = ::core::default::Default::default();
-        self.last_attempt_complete_time = ::core::option::Option::None;
-        self.last_attempt_failure = ::core::option::Option::None;
-        self.next_attempt_schedule_time = ::core::option::Option::None;
-        self.blocked_reason.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionOptions {
@@ -4296,79 +3199,20 @@ pub struct WorkflowExecutionOptions {
 impl ::fastrs::Message for WorkflowExecutionOptions {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            n += 1 + __fastrs::Msg::<VersioningOverride>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            n += 1 + __fastrs::Msg::<super::super::common::v1::Priority>::size(v);
-        }
-        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-            n
-                += 1
-                    + __fastrs::Msg::<
-                        super::super::common::v1::TimeSkippingConfig,
-                    >::size(v);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if let ::core::option::Option::Some(v) = &self.time_skipping_config {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-            >(v, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.priority {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::common::v1::Priority>,
-            >(v, &[0x12], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.versioning_override {
-            __fastrs::compact::write::<__fastrs::Msg<VersioningOverride>>(v, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionOptions, 3> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<VersioningOverride>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionOptions, versioning_override),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::Priority>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowExecutionOptions, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::common::v1::TimeSkippingConfig>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptions, time_skipping_config
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowExecutionOptions, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.versioning_override = ::core::option::Option::None;
-        self.priority = ::core::option::Option::None;
-        self.time_skipping_config = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4386,6 +3230,46 @@ impl ::fastrs::Message for WorkflowExecutionOptions {
     fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
         __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
     }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionOptions,
+            [__fastrs::table::Entry<WorkflowExecutionOptions>; 3],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<__fastrs::table::Tab<VersioningOverride>>,
+                >(
+                    0x0a,
+                    0,
+                    ::fastrs::table_field!(WorkflowExecutionOptions, versioning_override),
+                ),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::common::v1::Priority>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(WorkflowExecutionOptions, priority)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<
+                            super::super::common::v1::TimeSkippingConfig,
+                        >,
+                    >,
+                >(
+                    0x1a,
+                    0,
+                    ::fastrs::table_field!(
+                        WorkflowExecutionOptions, time_skipping_config
+                    ),
+                ),
+            ],
+            &[0, 1, 2, 3],
+            ::fastrs::table_field!(WorkflowExecutionOptions, unknown_fields),
+        );
+        &TABLE
+    };
 }
 /// Used to override the versioning behavior (and pinned deployment version, if applicable) of a
 /// specific workflow execution. If set, this override takes precedence over worker-sent values.
@@ -4422,108 +3306,20 @@ pub struct VersioningOverride {
 impl ::fastrs::Message for VersioningOverride {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.VersioningOverride";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.behavior.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::VersioningBehavior,
-                    >::size(&self.behavior);
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            n += 1 + __fastrs::Msg::<super::super::deployment::v1::Deployment>::size(v);
-        }
-        if !self.pinned_version.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.pinned_version);
-        }
-        if let ::core::option::Option::Some(oneof) = &self.r#override {
-            n
-                += match oneof {
-                    versioning_override::Override::Pinned(v) => {
-                        1 + __fastrs::Msg::<versioning_override::PinnedOverride>::size(v)
-                    }
-                    versioning_override::Override::AutoUpgrade(v) => {
-                        1 + __fastrs::Bool::size(v)
-                    }
-                    versioning_override::Override::OneTime(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                versioning_override::OneTimeOverride,
-                            >::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.pinned_version.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.pinned_version, &[0x4a], w);
-        }
-        match &self.r#override {
-            ::core::option::Option::Some(versioning_override::Override::Pinned(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<versioning_override::PinnedOverride>,
-                >(v, &[0x1a], w);
-            }
-            ::core::option::Option::Some(
-                versioning_override::Override::AutoUpgrade(v),
-            ) => {
-                __fastrs::compact::write::<__fastrs::Bool>(v, &[0x20], w);
-            }
-            ::core::option::Option::Some(versioning_override::Override::OneTime(v)) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<versioning_override::OneTimeOverride>,
-                >(v, &[0x2a], w);
-            }
-            _ => {}
-        }
-        if let ::core::option::Option::Some(v) = &self.deployment {
-            __fastrs::compact::write::<
-                __fastrs::Msg<super::super::deployment::v1::Deployment>,
-            >(v, &[0x12], w);
-        }
-        if self.behavior.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-            >(&self.behavior, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<VersioningOverride, 6> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(VersioningOverride, behavior)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<super::super::deployment::v1::Deployment>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(VersioningOverride, deployment)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x20),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x4a, 0, ::fastrs::table_field!(VersioningOverride, pinned_version)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 0, 0, 0, 6],
-            ::fastrs::table_field!(VersioningOverride, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.behavior = ::core::default::Default::default();
-        self.deployment = ::core::option::Option::None;
-        self.pinned_version.clear();
-        self.r#override = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -4543,7 +3339,35 @@ impl ::fastrs::Message for VersioningOverride {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for VersioningOverride {
+impl __fastrs::table::Tabled for VersioningOverride {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            VersioningOverride,
+            [__fastrs::table::Entry<VersioningOverride>; 6],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<
+                        __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
+                    >,
+                >(0x08, 0, ::fastrs::table_field!(VersioningOverride, behavior)),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Optional<
+                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
+                    >,
+                >(0x12, 0, ::fastrs::table_field!(VersioningOverride, deployment)),
+                __fastrs::table::Entry::hooked(0x1a),
+                __fastrs::table::Entry::hooked_read(0x20),
+                __fastrs::table::Entry::hooked_read(0x2a),
+                __fastrs::table::Entry::new::<
+                    __fastrs::table::Implicit<__fastrs::Str>,
+                >(0x4a, 0, ::fastrs::table_field!(VersioningOverride, pinned_version)),
+            ],
+            &[0, 1, 2, 3, 4, 5, 0, 0, 0, 6],
+            ::fastrs::table_field!(VersioningOverride, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -4604,11 +3428,71 @@ impl __fastrs::table::Hooks for VersioningOverride {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x1a => {
+                match &self.r#override {
+                    ::core::option::Option::Some(
+                        versioning_override::Override::Pinned(v),
+                    ) => {
+                        1 + __fastrs::Msg::<versioning_override::PinnedOverride>::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        versioning_override::Override::AutoUpgrade(v),
+                    ) => 1 + __fastrs::Bool::size(v),
+                    ::core::option::Option::Some(
+                        versioning_override::Override::OneTime(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                versioning_override::OneTimeOverride,
+                            >::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x1a => {
+                match &self.r#override {
+                    ::core::option::Option::Some(
+                        versioning_override::Override::Pinned(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<versioning_override::PinnedOverride>,
+                        >(v, &[0x1a], w);
+                    }
+                    ::core::option::Option::Some(
+                        versioning_override::Override::AutoUpgrade(v),
+                    ) => {
+                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x20], w);
+                    }
+                    ::core::option::Option::Some(
+                        versioning_override::Override::OneTime(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<versioning_override::OneTimeOverride>,
+                        >(v, &[0x2a], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x1a => self.r#override = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`VersioningOverride`].
 pub mod versioning_override {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// Indicates whether to override the workflow to be AutoUpgrade or Pinned.
     #[derive(Clone, PartialEq, Debug)]
     pub enum Override {
@@ -4649,67 +3533,20 @@ pub mod versioning_override {
     impl ::fastrs::Message for PinnedOverride {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.VersioningOverride.PinnedOverride";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if self.behavior.to_i32() != 0 {
-                n
-                    += 1
-                        + __fastrs::OpenEnum::<
-                            PinnedOverrideBehavior,
-                        >::size(&self.behavior);
-            }
-            if let ::core::option::Option::Some(v) = &self.version {
-                n
-                    += 1
-                        + __fastrs::Msg::<
-                            super::super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.version {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<
-                        super::super::super::deployment::v1::WorkerDeploymentVersion,
-                    >,
-                >(v, &[0x12], w);
-            }
-            if self.behavior.to_i32() != 0 {
-                __fastrs::compact::write::<
-                    __fastrs::OpenEnum<PinnedOverrideBehavior>,
-                >(&self.behavior, &[0x08], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<PinnedOverride, 2> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
-                            __fastrs::OpenEnum<PinnedOverrideBehavior>,
-                        >,
-                    >(0x08, 0, ::fastrs::table_field!(PinnedOverride, behavior)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<
-                                super::super::super::deployment::v1::WorkerDeploymentVersion,
-                            >,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(PinnedOverride, version)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(PinnedOverride, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.behavior = ::core::default::Default::default();
-            self.version = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -4727,6 +3564,33 @@ pub mod versioning_override {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for PinnedOverride {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                PinnedOverride,
+                [__fastrs::table::Entry<PinnedOverride>; 2],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<
+                            __fastrs::OpenEnum<PinnedOverrideBehavior>,
+                        >,
+                    >(0x08, 0, ::fastrs::table_field!(PinnedOverride, behavior)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<
+                            __fastrs::table::Tab<
+                                super::super::super::deployment::v1::WorkerDeploymentVersion,
+                            >,
+                        >,
+                    >(0x12, 0, ::fastrs::table_field!(PinnedOverride, version)),
+                ],
+                &[0, 1, 2],
+                ::fastrs::table_field!(PinnedOverride, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// Routes Workflow Tasks for this execution to `target_deployment_version`
     /// until a Workflow Task completes on that version, then clears the override.
@@ -4760,55 +3624,20 @@ pub mod versioning_override {
     impl ::fastrs::Message for OneTimeOverride {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.VersioningOverride.OneTimeOverride";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if let ::core::option::Option::Some(v) = &self.target_deployment_version {
-                n
-                    += 1
-                        + __fastrs::Msg::<
-                            super::super::super::deployment::v1::WorkerDeploymentVersion,
-                        >::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.target_deployment_version {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<
-                        super::super::super::deployment::v1::WorkerDeploymentVersion,
-                    >,
-                >(v, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<OneTimeOverride, 1> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<
-                                super::super::super::deployment::v1::WorkerDeploymentVersion,
-                            >,
-                        >,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(
-                            OneTimeOverride, target_deployment_version
-                        ),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(OneTimeOverride, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.target_deployment_version = ::core::option::Option::None;
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -4826,6 +3655,34 @@ pub mod versioning_override {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for OneTimeOverride {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                OneTimeOverride,
+                [__fastrs::table::Entry<OneTimeOverride>; 1],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<
+                            __fastrs::table::Tab<
+                                super::super::super::deployment::v1::WorkerDeploymentVersion,
+                            >,
+                        >,
+                    >(
+                        0x0a,
+                        0,
+                        ::fastrs::table_field!(
+                            OneTimeOverride, target_deployment_version
+                        ),
+                    ),
+                ],
+                &[0, 1],
+                ::fastrs::table_field!(OneTimeOverride, unknown_fields),
+            );
+            &TABLE
+        };
     }
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
@@ -4887,40 +3744,45 @@ pub struct OnConflictOptions {
 impl ::fastrs::Message for OnConflictOptions {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.OnConflictOptions";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.attach_request_id {
-            n += 1 + __fastrs::Bool::size(&self.attach_request_id);
-        }
-        if self.attach_completion_callbacks {
-            n += 1 + __fastrs::Bool::size(&self.attach_completion_callbacks);
-        }
-        if self.attach_links {
-            n += 1 + __fastrs::Bool::size(&self.attach_links);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.attach_links {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.attach_links, &[0x18], w);
-        }
-        if self.attach_completion_callbacks {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.attach_completion_callbacks, &[0x10], w);
-        }
-        if self.attach_request_id {
-            __fastrs::compact::write::<
-                __fastrs::Bool,
-            >(&self.attach_request_id, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<OnConflictOptions, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for OnConflictOptions {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            OnConflictOptions,
+            [__fastrs::table::Entry<OnConflictOptions>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Bool>,
@@ -4941,30 +3803,8 @@ impl ::fastrs::Message for OnConflictOptions {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(OnConflictOptions, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.attach_request_id = ::core::default::Default::default();
-        self.attach_completion_callbacks = ::core::default::Default::default();
-        self.attach_links = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// RequestIdInfo contains details of a request ID.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -4985,42 +3825,45 @@ pub struct RequestIdInfo {
 impl ::fastrs::Message for RequestIdInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.RequestIdInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if self.event_type.to_i32() != 0 {
-            n
-                += 1
-                    + __fastrs::OpenEnum::<
-                        super::super::enums::v1::EventType,
-                    >::size(&self.event_type);
-        }
-        if self.event_id != 0 {
-            n += 1 + __fastrs::Int64::size(&self.event_id);
-        }
-        if self.buffered {
-            n += 1 + __fastrs::Bool::size(&self.buffered);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if self.buffered {
-            __fastrs::compact::write::<__fastrs::Bool>(&self.buffered, &[0x18], w);
-        }
-        if self.event_id != 0 {
-            __fastrs::compact::write::<__fastrs::Int64>(&self.event_id, &[0x10], w);
-        }
-        if self.event_type.to_i32() != 0 {
-            __fastrs::compact::write::<
-                __fastrs::OpenEnum<super::super::enums::v1::EventType>,
-            >(&self.event_type, &[0x08], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<RequestIdInfo, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for RequestIdInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            RequestIdInfo,
+            [__fastrs::table::Entry<RequestIdInfo>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<
@@ -5037,30 +3880,8 @@ impl ::fastrs::Message for RequestIdInfo {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(RequestIdInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.event_type = ::core::default::Default::default();
-        self.event_id = ::core::default::Default::default();
-        self.buffered = ::core::default::Default::default();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
 /// PostResetOperation represents an operation to be performed on the new workflow execution after a workflow reset.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5073,61 +3894,20 @@ pub struct PostResetOperation {
 impl ::fastrs::Message for PostResetOperation {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PostResetOperation";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if let ::core::option::Option::Some(oneof) = &self.variant {
-            n
-                += match oneof {
-                    post_reset_operation::Variant::SignalWorkflow(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                post_reset_operation::SignalWorkflow,
-                            >::size(v)
-                    }
-                    post_reset_operation::Variant::UpdateWorkflowOptions(v) => {
-                        1
-                            + __fastrs::Msg::<
-                                post_reset_operation::UpdateWorkflowOptions,
-                            >::size(v)
-                    }
-                };
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        match &self.variant {
-            ::core::option::Option::Some(
-                post_reset_operation::Variant::SignalWorkflow(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<post_reset_operation::SignalWorkflow>,
-                >(v, &[0x0a], w);
-            }
-            ::core::option::Option::Some(
-                post_reset_operation::Variant::UpdateWorkflowOptions(v),
-            ) => {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
-                >(v, &[0x12], w);
-            }
-            _ => {}
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<PostResetOperation, 2> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a), __fastrs::table::Entry::hooked(0x12)],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PostResetOperation, unknown_fields),
-        );
-        __fastrs::table::merge(self, &TABLE, r, depth)
+        __fastrs::table::merge(self, r, depth)
     }
     fn clear(&mut self) {
-        self.variant = ::core::option::Option::None;
-        self.unknown_fields.clear();
+        __fastrs::table::clear(self);
     }
     fn unknown_fields(&self) -> &::fastrs::UnknownFields {
         &self.unknown_fields
@@ -5147,7 +3927,21 @@ impl ::fastrs::Message for PostResetOperation {
     }
 }
 #[allow(deprecated)]
-impl __fastrs::table::Hooks for PostResetOperation {
+impl __fastrs::table::Tabled for PostResetOperation {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            PostResetOperation,
+            [__fastrs::table::Entry<PostResetOperation>; 2],
+        > = __fastrs::table::Table::new(
+            [
+                __fastrs::table::Entry::hooked(0x0a),
+                __fastrs::table::Entry::hooked_read(0x12),
+            ],
+            &[0, 1, 2],
+            ::fastrs::table_field!(PostResetOperation, unknown_fields),
+        );
+        &TABLE
+    };
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -5200,11 +3994,66 @@ impl __fastrs::table::Hooks for PostResetOperation {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    fn size_hooked(&self, tag: u32) -> usize {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        post_reset_operation::Variant::SignalWorkflow(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                post_reset_operation::SignalWorkflow,
+                            >::size(v)
+                    }
+                    ::core::option::Option::Some(
+                        post_reset_operation::Variant::UpdateWorkflowOptions(v),
+                    ) => {
+                        1
+                            + __fastrs::Msg::<
+                                post_reset_operation::UpdateWorkflowOptions,
+                            >::size(v)
+                    }
+                    _ => 0,
+                }
+            }
+            _ => 0,
+        }
+    }
+    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+        match tag {
+            0x0a => {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        post_reset_operation::Variant::SignalWorkflow(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<post_reset_operation::SignalWorkflow>,
+                        >(v, &[0x0a], w);
+                    }
+                    ::core::option::Option::Some(
+                        post_reset_operation::Variant::UpdateWorkflowOptions(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    fn clear_hooked(&mut self, tag: u32) {
+        match tag {
+            0x0a => self.variant = ::core::option::Option::None,
+            _ => {}
+        }
+    }
 }
 /// Types nested in [`PostResetOperation`].
 pub mod post_reset_operation {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Variant {
         SignalWorkflow(SignalWorkflow),
@@ -5229,86 +4078,20 @@ pub mod post_reset_operation {
     impl ::fastrs::Message for SignalWorkflow {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.PostResetOperation.SignalWorkflow";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if !self.signal_name.is_empty() {
-                n += 1 + __fastrs::Str::size(&self.signal_name);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                n
-                    += 1
-                        + __fastrs::Msg::<
-                            super::super::super::common::v1::Payloads,
-                        >::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.header {
-                n
-                    += 1
-                        + __fastrs::Msg::<
-                            super::super::super::common::v1::Header,
-                        >::size(v);
-            }
-            n
-                += __fastrs::compact::size_repeated::<
-                    __fastrs::Msg<super::super::super::common::v1::Link>,
-                >(&self.links, 1);
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            __fastrs::compact::write_repeated::<
-                __fastrs::Msg<super::super::super::common::v1::Link>,
-            >(&self.links, &[0x22], w);
-            if let ::core::option::Option::Some(v) = &self.header {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::super::common::v1::Header>,
-                >(v, &[0x1a], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.input {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::super::common::v1::Payloads>,
-                >(v, &[0x12], w);
-            }
-            if !self.signal_name.is_empty() {
-                __fastrs::compact::write::<__fastrs::Str>(&self.signal_name, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<SignalWorkflow, 4> = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(SignalWorkflow, signal_name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<super::super::super::common::v1::Payloads>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(SignalWorkflow, input)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<super::super::super::common::v1::Header>,
-                        >,
-                    >(0x1a, 0, ::fastrs::table_field!(SignalWorkflow, header)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
-                            __fastrs::Msg<super::super::super::common::v1::Link>,
-                        >,
-                    >(0x22, 0, ::fastrs::table_field!(SignalWorkflow, links)),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(SignalWorkflow, unknown_fields),
-            );
-            __fastrs::table::merge(self, &TABLE, r, depth)
+            __fastrs::table::merge(self, r, depth)
         }
         fn clear(&mut self) {
-            self.signal_name.clear();
-            self.input = ::core::option::Option::None;
-            self.header = ::core::option::Option::None;
-            self.links.clear();
-            self.unknown_fields.clear();
+            __fastrs::table::clear(self);
         }
         fn unknown_fields(&self) -> &::fastrs::UnknownFields {
             &self.unknown_fields
@@ -5326,6 +4109,41 @@ pub mod post_reset_operation {
         fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
             __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
         }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for SignalWorkflow {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                SignalWorkflow,
+                [__fastrs::table::Entry<SignalWorkflow>; 4],
+            > = __fastrs::table::Table::new(
+                [
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Implicit<__fastrs::Str>,
+                    >(0x0a, 0, ::fastrs::table_field!(SignalWorkflow, signal_name)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<
+                            __fastrs::table::Tab<
+                                super::super::super::common::v1::Payloads,
+                            >,
+                        >,
+                    >(0x12, 0, ::fastrs::table_field!(SignalWorkflow, input)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Optional<
+                            __fastrs::table::Tab<super::super::super::common::v1::Header>,
+                        >,
+                    >(0x1a, 0, ::fastrs::table_field!(SignalWorkflow, header)),
+                    __fastrs::table::Entry::new::<
+                        __fastrs::table::Repeated<
+                            __fastrs::table::Tab<super::super::super::common::v1::Link>,
+                        >,
+                    >(0x22, 0, ::fastrs::table_field!(SignalWorkflow, links)),
+                ],
+                &[0, 1, 2, 3, 4],
+                ::fastrs::table_field!(SignalWorkflow, unknown_fields),
+            );
+            &TABLE
+        };
     }
     /// UpdateWorkflowOptions represents updating workflow execution options after a workflow reset.
     /// Keep the parameters in sync with temporal.api.workflowservice.v1.UpdateWorkflowExecutionOptionsRequest.
@@ -5345,38 +4163,49 @@ pub mod post_reset_operation {
     impl ::fastrs::Message for UpdateWorkflowOptions {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.PostResetOperation.UpdateWorkflowOptions";
         fn size(&self) -> usize {
-            let mut n = self.unknown_fields.len();
-            if let ::core::option::Option::Some(v) = &self.workflow_execution_options {
-                n += 1 + __fastrs::Msg::<super::WorkflowExecutionOptions>::size(v);
-            }
-            if let ::core::option::Option::Some(v) = &self.update_mask {
-                n += 1 + __fastrs::Msg::<::fastrs::well_known::FieldMask>::size(v);
-            }
-            n
+            __fastrs::table::size(self)
         }
         fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            self.unknown_fields.write(w);
-            if let ::core::option::Option::Some(v) = &self.update_mask {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                >(v, &[0x12], w);
-            }
-            if let ::core::option::Option::Some(v) = &self.workflow_execution_options {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::WorkflowExecutionOptions>,
-                >(v, &[0x0a], w);
-            }
+            __fastrs::table::write_backward(self, w);
         }
         fn merge_from(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
             depth: u32,
         ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            static TABLE: __fastrs::table::Table<UpdateWorkflowOptions, 2> = __fastrs::table::Table::new(
+            __fastrs::table::merge(self, r, depth)
+        }
+        fn clear(&mut self) {
+            __fastrs::table::clear(self);
+        }
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.unknown_fields
+        }
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.unknown_fields
+        }
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &::fastrs::DecodeOptions,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+        }
+        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+        }
+    }
+    #[allow(deprecated)]
+    impl __fastrs::table::Tabled for UpdateWorkflowOptions {
+        const TABLE: &'static __fastrs::table::Table<Self> = {
+            static TABLE: __fastrs::table::Table<
+                UpdateWorkflowOptions,
+                [__fastrs::table::Entry<UpdateWorkflowOptions>; 2],
+            > = __fastrs::table::Table::new(
                 [
                     __fastrs::table::Entry::new::<
                         __fastrs::table::Optional<
-                            __fastrs::Msg<super::WorkflowExecutionOptions>,
+                            __fastrs::table::Tab<super::WorkflowExecutionOptions>,
                         >,
                     >(
                         0x0a,
@@ -5398,29 +4227,8 @@ pub mod post_reset_operation {
                 &[0, 1, 2],
                 ::fastrs::table_field!(UpdateWorkflowOptions, unknown_fields),
             );
-            __fastrs::table::merge(self, &TABLE, r, depth)
-        }
-        fn clear(&mut self) {
-            self.workflow_execution_options = ::core::option::Option::None;
-            self.update_mask = ::core::option::Option::None;
-            self.unknown_fields.clear();
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+            &TABLE
+        };
     }
 }
 /// WorkflowExecutionPauseInfo contains the information about a workflow execution pause.
@@ -5439,38 +4247,45 @@ pub struct WorkflowExecutionPauseInfo {
 impl ::fastrs::Message for WorkflowExecutionPauseInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionPauseInfo";
     fn size(&self) -> usize {
-        let mut n = self.unknown_fields.len();
-        if !self.identity.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.identity);
-        }
-        if let ::core::option::Option::Some(v) = &self.paused_time {
-            n += 1 + __fastrs::Msg::<::fastrs::well_known::Timestamp>::size(v);
-        }
-        if !self.reason.is_empty() {
-            n += 1 + __fastrs::Str::size(&self.reason);
-        }
-        n
+        __fastrs::table::size(self)
     }
     fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        self.unknown_fields.write(w);
-        if !self.reason.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.reason, &[0x1a], w);
-        }
-        if let ::core::option::Option::Some(v) = &self.paused_time {
-            __fastrs::compact::write::<
-                __fastrs::Msg<::fastrs::well_known::Timestamp>,
-            >(v, &[0x12], w);
-        }
-        if !self.identity.is_empty() {
-            __fastrs::compact::write::<__fastrs::Str>(&self.identity, &[0x0a], w);
-        }
+        __fastrs::table::write_backward(self, w);
     }
     fn merge_from(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        static TABLE: __fastrs::table::Table<WorkflowExecutionPauseInfo, 3> = __fastrs::table::Table::new(
+        __fastrs::table::merge(self, r, depth)
+    }
+    fn clear(&mut self) {
+        __fastrs::table::clear(self);
+    }
+    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+        &self.unknown_fields
+    }
+    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+        &mut self.unknown_fields
+    }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
+}
+#[allow(deprecated)]
+impl __fastrs::table::Tabled for WorkflowExecutionPauseInfo {
+    const TABLE: &'static __fastrs::table::Table<Self> = {
+        static TABLE: __fastrs::table::Table<
+            WorkflowExecutionPauseInfo,
+            [__fastrs::table::Entry<WorkflowExecutionPauseInfo>; 3],
+        > = __fastrs::table::Table::new(
             [
                 __fastrs::table::Entry::new::<
                     __fastrs::table::Implicit<__fastrs::Str>,
@@ -5491,28 +4306,6 @@ impl ::fastrs::Message for WorkflowExecutionPauseInfo {
             &[0, 1, 2, 3],
             ::fastrs::table_field!(WorkflowExecutionPauseInfo, unknown_fields),
         );
-        __fastrs::table::merge(self, &TABLE, r, depth)
-    }
-    fn clear(&mut self) {
-        self.identity.clear();
-        self.paused_time = ::core::option::Option::None;
-        self.reason.clear();
-        self.unknown_fields.clear();
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+        &TABLE
+    };
 }
