@@ -152,14 +152,8 @@ fn hooks(msg: &Message) -> TokenStream {
         let (tag, size) = (&h.tag, &h.size);
         quote!(#tag => #size,)
     });
-    let write = hooked.iter().map(|h| {
-        let (tag, write) = (&h.tag, &h.write);
-        quote!(#tag => #write,)
-    });
-    let clear = hooked.iter().map(|h| {
-        let (tag, clear) = (&h.tag, &h.clear);
-        quote!(#tag => #clear,)
-    });
+    let write = on_tag(hooked.iter().map(|h| (&h.tag, &h.write)));
+    let clear = on_tag(hooked.iter().map(|h| (&h.tag, &h.clear)));
     quote! {
         fn merge_hooked(
             &mut self,
@@ -181,23 +175,36 @@ fn hooks(msg: &Message) -> TokenStream {
         }
 
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                #(#write)*
-                _ => {}
-            }
+            #write
         }
 
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                #(#clear)*
-                _ => {}
-            }
+            #clear
         }
     }
 }
 
-/// A field the hooks handle: its tag, and how its value is sized, written
-/// and cleared.
+/// Runs the statement of `tag`'s arm: an `if` for one arm, else a `match`.
+fn on_tag<'a>(arms: impl Iterator<Item = (&'a TokenStream, &'a TokenStream)>) -> TokenStream {
+    let arms: Vec<_> = arms.collect();
+    if let [(tag, body)] = arms[..] {
+        return quote! {
+            if tag == #tag {
+                #body
+            }
+        };
+    }
+    let arms = arms.iter().map(|(tag, body)| quote!(#tag => { #body }));
+    quote! {
+        match tag {
+            #(#arms)*
+            _ => {}
+        }
+    }
+}
+
+/// A field the hooks handle: its tag, and how its value is sized (an
+/// expression), written and cleared (statements).
 struct Hooked {
     tag: TokenStream,
     size: TokenStream,
@@ -224,8 +231,8 @@ fn hooked_fields(msg: &Message) -> Vec<Hooked> {
         Some(Hooked {
             tag: tag_value(&f.tag),
             size: quote!(__fastrs::size_map::<#k, #v>(self.#ident.iter(), #key_len)),
-            write: quote!(__fastrs::write_map::<#k, #v>(#iter, #bytes, w)),
-            clear: quote!(self.#ident.clear()),
+            write: quote!(__fastrs::write_map::<#k, #v>(#iter, #bytes, w);),
+            clear: quote!(self.#ident.clear();),
         })
     });
     // Each run of oneof members is sized, written and cleared at its
@@ -263,7 +270,7 @@ fn hooked_fields(msg: &Message) -> Vec<Hooked> {
                 }
             },
             write: match_oneof_run(&quote!(&self.#ident), writes),
-            clear: quote!(self.#ident = ::core::option::Option::None),
+            clear: quote!(self.#ident = ::core::option::Option::None;),
         })
     });
     maps.chain(runs).collect()

@@ -172,7 +172,7 @@ impl __fastrs::table::Tabled for User {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Int64,
-                >(self.counters.iter(), &[0x32], w)
+                >(self.counters.iter(), &[0x32], w);
             }
             0x3a => {
                 match &self.contact {
@@ -192,8 +192,12 @@ impl __fastrs::table::Tabled for User {
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x32 => self.counters.clear(),
-            0x3a => self.contact = ::core::option::Option::None,
+            0x32 => {
+                self.counters.clear();
+            }
+            0x3a => {
+                self.contact = ::core::option::Option::None;
+            }
             _ => {}
         }
     }
@@ -492,25 +496,21 @@ impl __fastrs::table::Tabled for Login {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                match &self.second_factor {
-                    ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(login::SecondFactor::Device(v)) => {
-                        __fastrs::compact::write::<__fastrs::Uint32>(v, &[0x20], w);
-                    }
-                    _ => {}
+        if tag == 0x1a {
+            match &self.second_factor {
+                ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
                 }
+                ::core::option::Option::Some(login::SecondFactor::Device(v)) => {
+                    __fastrs::compact::write::<__fastrs::Uint32>(v, &[0x20], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x1a => self.second_factor = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x1a {
+            self.second_factor = ::core::option::Option::None;
         }
     }
 }

@@ -169,7 +169,7 @@ impl __fastrs::table::Tabled for Blob {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::SharedBytes,
-                >(self.metadata.iter(), &[0x2a], w)
+                >(self.metadata.iter(), &[0x2a], w);
             }
             0x32 => {
                 match &self.origin {
@@ -187,8 +187,12 @@ impl __fastrs::table::Tabled for Blob {
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x2a => self.metadata.clear(),
-            0x32 => self.origin = ::core::option::Option::None,
+            0x2a => {
+                self.metadata.clear();
+            }
+            0x32 => {
+                self.origin = ::core::option::Option::None;
+            }
             _ => {}
         }
     }

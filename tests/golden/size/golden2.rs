@@ -308,7 +308,7 @@ impl __fastrs::table::Tabled for Order {
                 __fastrs::write_map::<
                     __fastrs::LaxStr,
                     __fastrs::ClosedEnum<Level>,
-                >(self.by_name.iter(), &[0x2a], w)
+                >(self.by_name.iter(), &[0x2a], w);
             }
             0x5a => {
                 match &self.payment {
@@ -328,8 +328,12 @@ impl __fastrs::table::Tabled for Order {
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x2a => self.by_name.clear(),
-            0x5a => self.payment = ::core::option::Option::None,
+            0x2a => {
+                self.by_name.clear();
+            }
+            0x5a => {
+                self.payment = ::core::option::Option::None;
+            }
             _ => {}
         }
     }

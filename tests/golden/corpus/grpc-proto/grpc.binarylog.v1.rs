@@ -229,47 +229,35 @@ impl __fastrs::table::Tabled for GrpcLogEntry {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x32 => {
-                match &self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::ClientHeader(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ClientHeader>,
-                        >(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::ServerHeader(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ServerHeader>,
-                        >(v, &[0x3a], w);
-                    }
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Message(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<Message>,
-                        >(v, &[0x42], w);
-                    }
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Trailer(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<Trailer>,
-                        >(v, &[0x4a], w);
-                    }
-                    _ => {}
+        if tag == 0x32 {
+            match &self.payload {
+                ::core::option::Option::Some(
+                    grpc_log_entry::Payload::ClientHeader(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ClientHeader>,
+                    >(v, &[0x32], w);
                 }
+                ::core::option::Option::Some(
+                    grpc_log_entry::Payload::ServerHeader(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ServerHeader>,
+                    >(v, &[0x3a], w);
+                }
+                ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
+                    __fastrs::compact::write::<__fastrs::Msg<Message>>(v, &[0x42], w);
+                }
+                ::core::option::Option::Some(grpc_log_entry::Payload::Trailer(v)) => {
+                    __fastrs::compact::write::<__fastrs::Msg<Trailer>>(v, &[0x4a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x32 => self.payload = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x32 {
+            self.payload = ::core::option::Option::None;
         }
     }
 }

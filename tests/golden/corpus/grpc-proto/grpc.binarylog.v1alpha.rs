@@ -209,33 +209,21 @@ impl __fastrs::table::Tabled for GrpcLogEntry {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Metadata(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<Metadata>,
-                        >(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Message(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<Message>,
-                        >(v, &[0x2a], w);
-                    }
-                    _ => {}
+        if tag == 0x22 {
+            match &self.payload {
+                ::core::option::Option::Some(grpc_log_entry::Payload::Metadata(v)) => {
+                    __fastrs::compact::write::<__fastrs::Msg<Metadata>>(v, &[0x22], w);
                 }
+                ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
+                    __fastrs::compact::write::<__fastrs::Msg<Message>>(v, &[0x2a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.payload = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x22 {
+            self.payload = ::core::option::Option::None;
         }
     }
 }

@@ -562,33 +562,27 @@ impl __fastrs::table::Tabled for ChannelTraceEvent {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.child_ref {
-                    ::core::option::Option::Some(
-                        channel_trace_event::ChildRef::ChannelRef(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ChannelRef>,
-                        >(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        channel_trace_event::ChildRef::SubchannelRef(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<SubchannelRef>,
-                        >(v, &[0x2a], w);
-                    }
-                    _ => {}
+        if tag == 0x22 {
+            match &self.child_ref {
+                ::core::option::Option::Some(
+                    channel_trace_event::ChildRef::ChannelRef(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Msg<ChannelRef>>(v, &[0x22], w);
                 }
+                ::core::option::Option::Some(
+                    channel_trace_event::ChildRef::SubchannelRef(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<SubchannelRef>,
+                    >(v, &[0x2a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.child_ref = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x22 {
+            self.child_ref = ::core::option::Option::None;
         }
     }
 }
@@ -1597,34 +1591,30 @@ impl __fastrs::table::Tabled for Address {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.address {
-                    ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<address::TcpIpAddress>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<address::UdsAddress>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<address::OtherAddress>,
-                        >(v, &[0x1a], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.address {
+                ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<address::TcpIpAddress>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<address::UdsAddress>,
+                    >(v, &[0x12], w);
+                }
+                ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<address::OtherAddress>,
+                    >(v, &[0x1a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.address = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.address = ::core::option::Option::None;
         }
     }
 }
@@ -1959,29 +1949,25 @@ impl __fastrs::table::Tabled for Security {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.model {
-                    ::core::option::Option::Some(security::Model::Tls(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<security::Tls>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(security::Model::Other(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<security::OtherSecurity>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.model {
+                ::core::option::Option::Some(security::Model::Tls(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<security::Tls>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(security::Model::Other(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<security::OtherSecurity>,
+                    >(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.model = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.model = ::core::option::Option::None;
         }
     }
 }
@@ -2121,27 +2107,21 @@ pub mod security {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x0a => {
-                    match &self.cipher_suite {
-                        ::core::option::Option::Some(
-                            tls::CipherSuite::StandardName(v),
-                        ) => {
-                            __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
-                        }
-                        ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
-                            __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                        }
-                        _ => {}
+            if tag == 0x0a {
+                match &self.cipher_suite {
+                    ::core::option::Option::Some(tls::CipherSuite::StandardName(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
                     }
+                    ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
+                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x0a => self.cipher_suite = ::core::option::Option::None,
-                _ => {}
+            if tag == 0x0a {
+                self.cipher_suite = ::core::option::Option::None;
             }
         }
     }

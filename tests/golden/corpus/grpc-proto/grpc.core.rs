@@ -244,27 +244,21 @@ impl __fastrs::table::Tabled for Metric {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x50 => {
-                match &self.value {
-                    ::core::option::Option::Some(metric::Value::Count(v)) => {
-                        __fastrs::compact::write::<__fastrs::Uint64>(v, &[0x50], w);
-                    }
-                    ::core::option::Option::Some(metric::Value::Histogram(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<Histogram>,
-                        >(v, &[0x5a], w);
-                    }
-                    _ => {}
+        if tag == 0x50 {
+            match &self.value {
+                ::core::option::Option::Some(metric::Value::Count(v)) => {
+                    __fastrs::compact::write::<__fastrs::Uint64>(v, &[0x50], w);
                 }
+                ::core::option::Option::Some(metric::Value::Histogram(v)) => {
+                    __fastrs::compact::write::<__fastrs::Msg<Histogram>>(v, &[0x5a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x50 => self.value = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x50 {
+            self.value = ::core::option::Option::None;
         }
     }
 }

@@ -134,20 +134,16 @@ impl __fastrs::table::Tabled for AltsContext {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x3a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.peer_attributes.iter(), &[0x3a], w)
-            }
-            _ => {}
+        if tag == 0x3a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.peer_attributes.iter(), &[0x3a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x3a => self.peer_attributes.clear(),
-            _ => {}
+        if tag == 0x3a {
+            self.peer_attributes.clear();
         }
     }
 }
@@ -376,7 +372,7 @@ impl __fastrs::table::Tabled for Identity {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Str,
-                >(self.attributes.iter(), &[0x1a], w)
+                >(self.attributes.iter(), &[0x1a], w);
             }
             0x0a => {
                 match &self.identity_oneof {
@@ -398,8 +394,12 @@ impl __fastrs::table::Tabled for Identity {
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x1a => self.attributes.clear(),
-            0x0a => self.identity_oneof = ::core::option::Option::None,
+            0x1a => {
+                self.attributes.clear();
+            }
+            0x0a => {
+                self.identity_oneof = ::core::option::Option::None;
+            }
             _ => {}
         }
     }
@@ -898,20 +898,16 @@ impl __fastrs::table::Tabled for StartServerHandshakeReq {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                __fastrs::write_map::<
-                    __fastrs::Int32,
-                    __fastrs::Msg<ServerHandshakeParameters>,
-                >(self.handshake_parameters.iter(), &[0x12], w)
-            }
-            _ => {}
+        if tag == 0x12 {
+            __fastrs::write_map::<
+                __fastrs::Int32,
+                __fastrs::Msg<ServerHandshakeParameters>,
+            >(self.handshake_parameters.iter(), &[0x12], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.handshake_parameters.clear(),
-            _ => {}
+        if tag == 0x12 {
+            self.handshake_parameters.clear();
         }
     }
 }
@@ -1139,38 +1135,34 @@ impl __fastrs::table::Tabled for HandshakerReq {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.req_oneof {
-                    ::core::option::Option::Some(
-                        handshaker_req::ReqOneof::ClientStart(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<StartClientHandshakeReq>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        handshaker_req::ReqOneof::ServerStart(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<StartServerHandshakeReq>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NextHandshakeMessageReq>,
-                        >(v, &[0x1a], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.req_oneof {
+                ::core::option::Option::Some(
+                    handshaker_req::ReqOneof::ClientStart(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<StartClientHandshakeReq>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(
+                    handshaker_req::ReqOneof::ServerStart(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<StartServerHandshakeReq>,
+                    >(v, &[0x12], w);
+                }
+                ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NextHandshakeMessageReq>,
+                    >(v, &[0x1a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.req_oneof = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.req_oneof = ::core::option::Option::None;
         }
     }
 }

@@ -324,20 +324,16 @@ impl __fastrs::table::Tabled for HealthListResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<HealthCheckResponse>,
-                >(self.statuses.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<HealthCheckResponse>,
+            >(self.statuses.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.statuses.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.statuses.clear();
         }
     }
 }

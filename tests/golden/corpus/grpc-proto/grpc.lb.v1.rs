@@ -133,33 +133,29 @@ impl __fastrs::table::Tabled for LoadBalanceRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.load_balance_request_type {
-                    ::core::option::Option::Some(
-                        load_balance_request::LoadBalanceRequestType::InitialRequest(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<InitialLoadBalanceRequest>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        load_balance_request::LoadBalanceRequestType::ClientStats(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ClientStats>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.load_balance_request_type {
+                ::core::option::Option::Some(
+                    load_balance_request::LoadBalanceRequestType::InitialRequest(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<InitialLoadBalanceRequest>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(
+                    load_balance_request::LoadBalanceRequestType::ClientStats(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ClientStats>,
+                    >(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.load_balance_request_type = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.load_balance_request_type = ::core::option::Option::None;
         }
     }
 }
@@ -574,44 +570,34 @@ impl __fastrs::table::Tabled for LoadBalanceResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.load_balance_response_type {
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::InitialResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<InitialLoadBalanceResponse>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::ServerList(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ServerList>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::FallbackResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<FallbackResponse>,
-                        >(v, &[0x1a], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.load_balance_response_type {
+                ::core::option::Option::Some(
+                    load_balance_response::LoadBalanceResponseType::InitialResponse(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<InitialLoadBalanceResponse>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(
+                    load_balance_response::LoadBalanceResponseType::ServerList(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Msg<ServerList>>(v, &[0x12], w);
+                }
+                ::core::option::Option::Some(
+                    load_balance_response::LoadBalanceResponseType::FallbackResponse(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<FallbackResponse>,
+                    >(v, &[0x1a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.load_balance_response_type = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.load_balance_response_type = ::core::option::Option::None;
         }
     }
 }
@@ -1632,8 +1618,12 @@ impl __fastrs::table::Tabled for Load {
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x28 => self.in_progress_report = ::core::option::Option::None,
-            0x62 => self.orphaned_load = ::core::option::Option::None,
+            0x28 => {
+                self.in_progress_report = ::core::option::Option::None;
+            }
+            0x62 => {
+                self.orphaned_load = ::core::option::Option::None;
+            }
             _ => {}
         }
     }

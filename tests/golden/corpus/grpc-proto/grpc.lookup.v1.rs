@@ -130,20 +130,16 @@ impl __fastrs::table::Tabled for RouteLookupRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.key_map.iter(), &[0x22], w)
-            }
-            _ => {}
+        if tag == 0x22 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.key_map.iter(), &[0x22], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.key_map.clear(),
-            _ => {}
+        if tag == 0x22 {
+            self.key_map.clear();
         }
     }
 }
@@ -470,20 +466,16 @@ impl __fastrs::table::Tabled for GrpcKeyBuilder {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.constant_keys.iter(), &[0x22], w)
-            }
-            _ => {}
+        if tag == 0x22 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.constant_keys.iter(), &[0x22], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.constant_keys.clear(),
-            _ => {}
+        if tag == 0x22 {
+            self.constant_keys.clear();
         }
     }
 }
@@ -822,20 +814,16 @@ impl __fastrs::table::Tabled for HttpKeyBuilder {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x2a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.constant_keys.iter(), &[0x2a], w)
-            }
-            _ => {}
+        if tag == 0x2a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.constant_keys.iter(), &[0x2a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x2a => self.constant_keys.clear(),
-            _ => {}
+        if tag == 0x2a {
+            self.constant_keys.clear();
         }
     }
 }

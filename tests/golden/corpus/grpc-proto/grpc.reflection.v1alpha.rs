@@ -212,52 +212,44 @@ impl __fastrs::table::Tabled for ServerReflectionRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                match &self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileByFilename(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileContainingSymbol(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileContainingExtension(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ExtensionRequest>,
-                        >(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::ListServices(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
-                    }
-                    _ => {}
+        if tag == 0x1a {
+            match &self.message_request {
+                ::core::option::Option::Some(
+                    server_reflection_request::MessageRequest::FileByFilename(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
                 }
+                ::core::option::Option::Some(
+                    server_reflection_request::MessageRequest::FileContainingSymbol(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
+                }
+                ::core::option::Option::Some(
+                    server_reflection_request::MessageRequest::FileContainingExtension(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ExtensionRequest>,
+                    >(v, &[0x2a], w);
+                }
+                ::core::option::Option::Some(
+                    server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
+                }
+                ::core::option::Option::Some(
+                    server_reflection_request::MessageRequest::ListServices(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x1a => self.message_request = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x1a {
+            self.message_request = ::core::option::Option::None;
         }
     }
 }
@@ -566,53 +558,47 @@ impl __fastrs::table::Tabled for ServerReflectionResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::FileDescriptorResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<FileDescriptorResponse>,
-                        >(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ExtensionNumberResponse>,
-                        >(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::ListServicesResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ListServiceResponse>,
-                        >(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::ErrorResponse(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ErrorResponse>,
-                        >(v, &[0x3a], w);
-                    }
-                    _ => {}
+        if tag == 0x22 {
+            match &self.message_response {
+                ::core::option::Option::Some(
+                    server_reflection_response::MessageResponse::FileDescriptorResponse(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<FileDescriptorResponse>,
+                    >(v, &[0x22], w);
                 }
+                ::core::option::Option::Some(
+                    server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ExtensionNumberResponse>,
+                    >(v, &[0x2a], w);
+                }
+                ::core::option::Option::Some(
+                    server_reflection_response::MessageResponse::ListServicesResponse(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ListServiceResponse>,
+                    >(v, &[0x32], w);
+                }
+                ::core::option::Option::Some(
+                    server_reflection_response::MessageResponse::ErrorResponse(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ErrorResponse>,
+                    >(v, &[0x3a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.message_response = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x22 {
+            self.message_response = ::core::option::Option::None;
         }
     }
 }

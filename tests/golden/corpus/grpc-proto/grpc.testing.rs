@@ -247,29 +247,25 @@ impl __fastrs::table::Tabled for LoadParams {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.load {
-                    ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ClosedLoopParams>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<PoissonParams>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.load {
+                ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ClosedLoopParams>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<PoissonParams>,
+                    >(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.load = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.load = ::core::option::Option::None;
         }
     }
 }
@@ -462,25 +458,21 @@ impl __fastrs::table::Tabled for ChannelArg {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                match &self.value {
-                    ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(channel_arg::Value::IntValue(v)) => {
-                        __fastrs::compact::write::<__fastrs::Int32>(v, &[0x18], w);
-                    }
-                    _ => {}
+        if tag == 0x12 {
+            match &self.value {
+                ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
                 }
+                ::core::option::Option::Some(channel_arg::Value::IntValue(v)) => {
+                    __fastrs::compact::write::<__fastrs::Int32>(v, &[0x18], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.value = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x12 {
+            self.value = ::core::option::Option::None;
         }
     }
 }
@@ -890,27 +882,23 @@ impl __fastrs::table::Tabled for ClientArgs {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.argtype {
-                    ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ClientConfig>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
-                        __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.argtype {
+                ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ClientConfig>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
+                    __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.argtype = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.argtype = ::core::option::Option::None;
         }
     }
 }
@@ -1157,27 +1145,23 @@ impl __fastrs::table::Tabled for ServerArgs {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.argtype {
-                    ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ServerConfig>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
-                        __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.argtype {
+                ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ServerConfig>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
+                    __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.argtype = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.argtype = ::core::option::Option::None;
         }
     }
 }
@@ -3161,28 +3145,34 @@ impl __fastrs::table::Tabled for LoadBalancerStatsResponse {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Int32,
-                >(self.rpcs_by_peer.iter(), &[0x0a], w)
+                >(self.rpcs_by_peer.iter(), &[0x0a], w);
             }
             0x1a => {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Msg<load_balancer_stats_response::RpcsByPeer>,
-                >(self.rpcs_by_method.iter(), &[0x1a], w)
+                >(self.rpcs_by_method.iter(), &[0x1a], w);
             }
             0x22 => {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Msg<load_balancer_stats_response::MetadataByPeer>,
-                >(self.metadatas_by_peer.iter(), &[0x22], w)
+                >(self.metadatas_by_peer.iter(), &[0x22], w);
             }
             _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x0a => self.rpcs_by_peer.clear(),
-            0x1a => self.rpcs_by_method.clear(),
-            0x22 => self.metadatas_by_peer.clear(),
+            0x0a => {
+                self.rpcs_by_peer.clear();
+            }
+            0x1a => {
+                self.rpcs_by_method.clear();
+            }
+            0x22 => {
+                self.metadatas_by_peer.clear();
+            }
             _ => {}
         }
     }
@@ -3483,20 +3473,16 @@ pub mod load_balancer_stats_response {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x0a => {
-                    __fastrs::write_map::<
-                        __fastrs::Str,
-                        __fastrs::Int32,
-                    >(self.rpcs_by_peer.iter(), &[0x0a], w)
-                }
-                _ => {}
+            if tag == 0x0a {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Int32,
+                >(self.rpcs_by_peer.iter(), &[0x0a], w);
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x0a => self.rpcs_by_peer.clear(),
-                _ => {}
+            if tag == 0x0a {
+                self.rpcs_by_peer.clear();
             }
         }
     }
@@ -3797,35 +3783,43 @@ impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsResponse {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Int32,
-                >(self.num_rpcs_started_by_method.iter(), &[0x0a], w)
+                >(self.num_rpcs_started_by_method.iter(), &[0x0a], w);
             }
             0x12 => {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Int32,
-                >(self.num_rpcs_succeeded_by_method.iter(), &[0x12], w)
+                >(self.num_rpcs_succeeded_by_method.iter(), &[0x12], w);
             }
             0x1a => {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Int32,
-                >(self.num_rpcs_failed_by_method.iter(), &[0x1a], w)
+                >(self.num_rpcs_failed_by_method.iter(), &[0x1a], w);
             }
             0x22 => {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Msg<load_balancer_accumulated_stats_response::MethodStats>,
-                >(self.stats_per_method.iter(), &[0x22], w)
+                >(self.stats_per_method.iter(), &[0x22], w);
             }
             _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x0a => self.num_rpcs_started_by_method.clear(),
-            0x12 => self.num_rpcs_succeeded_by_method.clear(),
-            0x1a => self.num_rpcs_failed_by_method.clear(),
-            0x22 => self.stats_per_method.clear(),
+            0x0a => {
+                self.num_rpcs_started_by_method.clear();
+            }
+            0x12 => {
+                self.num_rpcs_succeeded_by_method.clear();
+            }
+            0x1a => {
+                self.num_rpcs_failed_by_method.clear();
+            }
+            0x22 => {
+                self.stats_per_method.clear();
+            }
             _ => {}
         }
     }
@@ -3936,20 +3930,16 @@ pub mod load_balancer_accumulated_stats_response {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x12 => {
-                    __fastrs::write_map::<
-                        __fastrs::Int32,
-                        __fastrs::Int32,
-                    >(self.result.iter(), &[0x12], w)
-                }
-                _ => {}
+            if tag == 0x12 {
+                __fastrs::write_map::<
+                    __fastrs::Int32,
+                    __fastrs::Int32,
+                >(self.result.iter(), &[0x12], w);
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x12 => self.result.clear(),
-                _ => {}
+            if tag == 0x12 {
+                self.result.clear();
             }
         }
     }
@@ -4394,21 +4384,25 @@ impl __fastrs::table::Tabled for TestOrcaReport {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Double,
-                >(self.request_cost.iter(), &[0x1a], w)
+                >(self.request_cost.iter(), &[0x1a], w);
             }
             0x22 => {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Double,
-                >(self.utilization.iter(), &[0x22], w)
+                >(self.utilization.iter(), &[0x22], w);
             }
             _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x1a => self.request_cost.clear(),
-            0x22 => self.utilization.clear(),
+            0x1a => {
+                self.request_cost.clear();
+            }
+            0x22 => {
+                self.utilization.clear();
+            }
             _ => {}
         }
     }
@@ -5004,40 +4998,36 @@ impl __fastrs::table::Tabled for PayloadConfig {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.payload {
-                    ::core::option::Option::Some(
-                        payload_config::Payload::BytebufParams(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ByteBufferParams>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        payload_config::Payload::SimpleParams(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<SimpleProtoParams>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        payload_config::Payload::ComplexParams(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ComplexProtoParams>,
-                        >(v, &[0x1a], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.payload {
+                ::core::option::Option::Some(
+                    payload_config::Payload::BytebufParams(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ByteBufferParams>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(
+                    payload_config::Payload::SimpleParams(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<SimpleProtoParams>,
+                    >(v, &[0x12], w);
+                }
+                ::core::option::Option::Some(
+                    payload_config::Payload::ComplexParams(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ComplexProtoParams>,
+                    >(v, &[0x1a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.payload = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.payload = ::core::option::Option::None;
         }
     }
 }

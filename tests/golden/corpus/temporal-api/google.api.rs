@@ -622,8 +622,12 @@ impl __fastrs::table::Tabled for HttpRule {
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x12 => self.pattern = ::core::option::Option::None,
-            0x42 => self.pattern = ::core::option::Option::None,
+            0x12 => {
+                self.pattern = ::core::option::Option::None;
+            }
+            0x42 => {
+                self.pattern = ::core::option::Option::None;
+            }
             _ => {}
         }
     }

@@ -132,33 +132,29 @@ impl __fastrs::table::Tabled for ActivityExecutionOutcome {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.value {
-                    ::core::option::Option::Some(
-                        activity_execution_outcome::Value::Result(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::common::v1::Payloads>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        activity_execution_outcome::Value::Failure(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.value {
+                ::core::option::Option::Some(
+                    activity_execution_outcome::Value::Result(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(
+                    activity_execution_outcome::Value::Failure(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                    >(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.value = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.value = ::core::option::Option::None;
         }
     }
 }
@@ -1161,24 +1157,20 @@ pub mod callback_info {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x0a => {
-                    if let ::core::option::Option::Some(
-                        trigger::Variant::ActivityClosed(v),
-                    ) = &self.variant
-                    {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ActivityClosed>,
-                        >(v, &[0x0a], w);
-                    }
+            if tag == 0x0a {
+                if let ::core::option::Option::Some(
+                    trigger::Variant::ActivityClosed(v),
+                ) = &self.variant
+                {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ActivityClosed>,
+                    >(v, &[0x0a], w);
                 }
-                _ => {}
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x0a => self.variant = ::core::option::Option::None,
-                _ => {}
+            if tag == 0x0a {
+                self.variant = ::core::option::Option::None;
             }
         }
     }

@@ -952,29 +952,25 @@ impl __fastrs::table::Tabled for BatchOperationUnpauseActivities {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_unpause_activities::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        batch_operation_unpause_activities::Activity::MatchAll(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
-                    }
-                    _ => {}
+        if tag == 0x12 {
+            match &self.activity {
+                ::core::option::Option::Some(
+                    batch_operation_unpause_activities::Activity::Type(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
                 }
+                ::core::option::Option::Some(
+                    batch_operation_unpause_activities::Activity::MatchAll(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.activity = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x12 {
+            self.activity = ::core::option::Option::None;
         }
     }
 }
@@ -1125,31 +1121,27 @@ impl __fastrs::table::Tabled for BatchOperationTriggerWorkflowRule {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                match &self.rule {
-                    ::core::option::Option::Some(
-                        batch_operation_trigger_workflow_rule::Rule::Id(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        batch_operation_trigger_workflow_rule::Rule::Spec(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                        >(v, &[0x1a], w);
-                    }
-                    _ => {}
+        if tag == 0x12 {
+            match &self.rule {
+                ::core::option::Option::Some(
+                    batch_operation_trigger_workflow_rule::Rule::Id(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
                 }
+                ::core::option::Option::Some(
+                    batch_operation_trigger_workflow_rule::Rule::Spec(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
+                    >(v, &[0x1a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.rule = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x12 {
+            self.rule = ::core::option::Option::None;
         }
     }
 }
@@ -1339,29 +1331,25 @@ impl __fastrs::table::Tabled for BatchOperationResetActivities {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_reset_activities::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        batch_operation_reset_activities::Activity::MatchAll(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
-                    }
-                    _ => {}
+        if tag == 0x12 {
+            match &self.activity {
+                ::core::option::Option::Some(
+                    batch_operation_reset_activities::Activity::Type(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
                 }
+                ::core::option::Option::Some(
+                    batch_operation_reset_activities::Activity::MatchAll(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.activity = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x12 {
+            self.activity = ::core::option::Option::None;
         }
     }
 }
@@ -1541,29 +1529,25 @@ impl __fastrs::table::Tabled for BatchOperationUpdateActivityOptions {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_update_activity_options::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        batch_operation_update_activity_options::Activity::MatchAll(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
-                    }
-                    _ => {}
+        if tag == 0x12 {
+            match &self.activity {
+                ::core::option::Option::Some(
+                    batch_operation_update_activity_options::Activity::Type(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
                 }
+                ::core::option::Option::Some(
+                    batch_operation_update_activity_options::Activity::MatchAll(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.activity = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x12 {
+            self.activity = ::core::option::Option::None;
         }
     }
 }

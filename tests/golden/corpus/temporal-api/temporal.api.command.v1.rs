@@ -1219,20 +1219,16 @@ impl __fastrs::table::Tabled for RecordMarkerCommandAttributes {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payloads>,
-                >(self.details.iter(), &[0x12], w)
-            }
-            _ => {}
+        if tag == 0x12 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::common::v1::Payloads>,
+            >(self.details.iter(), &[0x12], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.details.clear(),
-            _ => {}
+        if tag == 0x12 {
+            self.details.clear();
         }
     }
 }
@@ -2106,20 +2102,16 @@ impl __fastrs::table::Tabled for ScheduleNexusOperationCommandAttributes {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x32 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.nexus_header.iter(), &[0x32], w)
-            }
-            _ => {}
+        if tag == 0x32 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.nexus_header.iter(), &[0x32], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x32 => self.nexus_header.clear(),
-            _ => {}
+        if tag == 0x32 {
+            self.nexus_header.clear();
         }
     }
 }
@@ -2840,162 +2832,144 @@ impl __fastrs::table::Tabled for Command {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                match &self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ScheduleActivityTaskCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::StartTimerCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<StartTimerCommandAttributes>,
-                        >(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::CompleteWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
-                        >(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::FailWorkflowExecutionCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
-                        >(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelActivityTaskCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
-                        >(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::CancelTimerCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<CancelTimerCommandAttributes>,
-                        >(v, &[0x3a], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
-                        >(v, &[0x42], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                RequestCancelExternalWorkflowExecutionCommandAttributes,
-                            >,
-                        >(v, &[0x4a], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::RecordMarkerCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<RecordMarkerCommandAttributes>,
-                        >(v, &[0x52], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                ContinueAsNewWorkflowExecutionCommandAttributes,
-                            >,
-                        >(v, &[0x5a], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::StartChildWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
-                        >(v, &[0x62], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                SignalExternalWorkflowExecutionCommandAttributes,
-                            >,
-                        >(v, &[0x6a], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                UpsertWorkflowSearchAttributesCommandAttributes,
-                            >,
-                        >(v, &[0x72], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::ProtocolMessageCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ProtocolMessageCommandAttributes>,
-                        >(v, &[0x7a], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
-                        >(v, &[0x8a, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::ScheduleNexusOperationCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
-                        >(v, &[0x92, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelNexusOperationCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
-                        >(v, &[0x9a, 0x01], w);
-                    }
-                    _ => {}
+        if tag == 0x12 {
+            match &self.attributes {
+                ::core::option::Option::Some(
+                    command::Attributes::ScheduleActivityTaskCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
+                    >(v, &[0x12], w);
                 }
+                ::core::option::Option::Some(
+                    command::Attributes::StartTimerCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<StartTimerCommandAttributes>,
+                    >(v, &[0x1a], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::CompleteWorkflowExecutionCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
+                    >(v, &[0x22], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::FailWorkflowExecutionCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
+                    >(v, &[0x2a], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::RequestCancelActivityTaskCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
+                    >(v, &[0x32], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::CancelTimerCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<CancelTimerCommandAttributes>,
+                    >(v, &[0x3a], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
+                    >(v, &[0x42], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            RequestCancelExternalWorkflowExecutionCommandAttributes,
+                        >,
+                    >(v, &[0x4a], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::RecordMarkerCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<RecordMarkerCommandAttributes>,
+                    >(v, &[0x52], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ContinueAsNewWorkflowExecutionCommandAttributes>,
+                    >(v, &[0x5a], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::StartChildWorkflowExecutionCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
+                    >(v, &[0x62], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<SignalExternalWorkflowExecutionCommandAttributes>,
+                    >(v, &[0x6a], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<UpsertWorkflowSearchAttributesCommandAttributes>,
+                    >(v, &[0x72], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::ProtocolMessageCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ProtocolMessageCommandAttributes>,
+                    >(v, &[0x7a], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
+                    >(v, &[0x8a, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::ScheduleNexusOperationCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
+                    >(v, &[0x92, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    command::Attributes::RequestCancelNexusOperationCommandAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
+                    >(v, &[0x9a, 0x01], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.attributes = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x12 {
+            self.attributes = ::core::option::Option::None;
         }
     }
 }

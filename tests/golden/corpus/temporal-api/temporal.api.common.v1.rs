@@ -244,20 +244,16 @@ impl __fastrs::table::Tabled for Payload {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Bytes,
-                >(self.metadata.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Bytes,
+            >(self.metadata.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.metadata.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.metadata.clear();
         }
     }
 }
@@ -430,20 +426,16 @@ impl __fastrs::table::Tabled for SearchAttributes {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<Payload>,
-                >(self.indexed_fields.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<Payload>,
+            >(self.indexed_fields.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.indexed_fields.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.indexed_fields.clear();
         }
     }
 }
@@ -539,20 +531,16 @@ impl __fastrs::table::Tabled for Memo {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<Payload>,
-                >(self.fields.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<Payload>,
+            >(self.fields.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.fields.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.fields.clear();
         }
     }
 }
@@ -652,20 +640,16 @@ impl __fastrs::table::Tabled for Header {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<Payload>,
-                >(self.fields.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<Payload>,
+            >(self.fields.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.fields.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.fields.clear();
         }
     }
 }
@@ -1451,41 +1435,37 @@ impl __fastrs::table::Tabled for ResetOptions {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.target {
-                    ::core::option::Option::Some(
-                        reset_options::Target::FirstWorkflowTask(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<::fastrs::well_known::Empty>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        reset_options::Target::LastWorkflowTask(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<::fastrs::well_known::Empty>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        reset_options::Target::WorkflowTaskId(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
-                    }
-                    ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.target {
+                ::core::option::Option::Some(
+                    reset_options::Target::FirstWorkflowTask(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<::fastrs::well_known::Empty>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(
+                    reset_options::Target::LastWorkflowTask(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<::fastrs::well_known::Empty>,
+                    >(v, &[0x12], w);
+                }
+                ::core::option::Option::Some(
+                    reset_options::Target::WorkflowTaskId(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
+                }
+                ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.target = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.target = ::core::option::Option::None;
         }
     }
 }
@@ -1640,29 +1620,25 @@ impl __fastrs::table::Tabled for Callback {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                match &self.variant {
-                    ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<callback::Nexus>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(callback::Variant::Internal(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<callback::Internal>,
-                        >(v, &[0x1a], w);
-                    }
-                    _ => {}
+        if tag == 0x12 {
+            match &self.variant {
+                ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<callback::Nexus>,
+                    >(v, &[0x12], w);
                 }
+                ::core::option::Option::Some(callback::Variant::Internal(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<callback::Internal>,
+                    >(v, &[0x1a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.variant = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x12 {
+            self.variant = ::core::option::Option::None;
         }
     }
 }
@@ -1779,20 +1755,16 @@ pub mod callback {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x12 => {
-                    __fastrs::write_map::<
-                        __fastrs::Str,
-                        __fastrs::Str,
-                    >(self.header.iter(), &[0x12], w)
-                }
-                _ => {}
+            if tag == 0x12 {
+                __fastrs::write_map::<
+                    __fastrs::Str,
+                    __fastrs::Str,
+                >(self.header.iter(), &[0x12], w);
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x12 => self.header.clear(),
-                _ => {}
+            if tag == 0x12 {
+                self.header.clear();
             }
         }
     }
@@ -2055,44 +2027,40 @@ impl __fastrs::table::Tabled for Link {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<link::WorkflowEvent>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<link::BatchJob>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(link::Variant::Activity(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<link::Activity>,
-                        >(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<link::NexusOperation>,
-                        >(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(link::Variant::Workflow(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<link::Workflow>,
-                        >(v, &[0x2a], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.variant {
+                ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<link::WorkflowEvent>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<link::BatchJob>,
+                    >(v, &[0x12], w);
+                }
+                ::core::option::Option::Some(link::Variant::Activity(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<link::Activity>,
+                    >(v, &[0x1a], w);
+                }
+                ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<link::NexusOperation>,
+                    >(v, &[0x22], w);
+                }
+                ::core::option::Option::Some(link::Variant::Workflow(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<link::Workflow>,
+                    >(v, &[0x2a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.variant = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.variant = ::core::option::Option::None;
         }
     }
 }
@@ -2254,33 +2222,29 @@ pub mod link {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x322 => {
-                    match &self.reference {
-                        ::core::option::Option::Some(
-                            workflow_event::Reference::EventRef(v),
-                        ) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<workflow_event::EventReference>,
-                            >(v, &[0xa2, 0x06], w);
-                        }
-                        ::core::option::Option::Some(
-                            workflow_event::Reference::RequestIdRef(v),
-                        ) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<workflow_event::RequestIdReference>,
-                            >(v, &[0xaa, 0x06], w);
-                        }
-                        _ => {}
+            if tag == 0x322 {
+                match &self.reference {
+                    ::core::option::Option::Some(
+                        workflow_event::Reference::EventRef(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<workflow_event::EventReference>,
+                        >(v, &[0xa2, 0x06], w);
                     }
+                    ::core::option::Option::Some(
+                        workflow_event::Reference::RequestIdRef(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<workflow_event::RequestIdReference>,
+                        >(v, &[0xaa, 0x06], w);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x322 => self.reference = ::core::option::Option::None,
-                _ => {}
+            if tag == 0x322 {
+                self.reference = ::core::option::Option::None;
             }
         }
     }
@@ -3040,22 +3004,18 @@ impl __fastrs::table::Tabled for WorkerSelector {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                if let ::core::option::Option::Some(
-                    worker_selector::Selector::WorkerInstanceKey(v),
-                ) = &self.selector
-                {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
-                }
+        if tag == 0x0a {
+            if let ::core::option::Option::Some(
+                worker_selector::Selector::WorkerInstanceKey(v),
+            ) = &self.selector
+            {
+                __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.selector = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.selector = ::core::option::Option::None;
         }
     }
 }

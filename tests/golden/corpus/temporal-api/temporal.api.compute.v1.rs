@@ -193,20 +193,16 @@ impl __fastrs::table::Tabled for ComputeConfig {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<ComputeConfigScalingGroup>,
-                >(self.scaling_groups.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<ComputeConfigScalingGroup>,
+            >(self.scaling_groups.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.scaling_groups.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.scaling_groups.clear();
         }
     }
 }
@@ -393,20 +389,16 @@ impl __fastrs::table::Tabled for ComputeConfigSummary {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<ComputeConfigScalingGroupSummary>,
-                >(self.scaling_groups.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<ComputeConfigScalingGroupSummary>,
+            >(self.scaling_groups.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.scaling_groups.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.scaling_groups.clear();
         }
     }
 }

@@ -293,20 +293,16 @@ impl __fastrs::table::Tabled for DeploymentInfo {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payload>,
-                >(self.metadata.iter(), &[0x22], w)
-            }
-            _ => {}
+        if tag == 0x22 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::common::v1::Payload>,
+            >(self.metadata.iter(), &[0x22], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.metadata.clear(),
-            _ => {}
+        if tag == 0x22 {
+            self.metadata.clear();
         }
     }
 }
@@ -499,20 +495,16 @@ impl __fastrs::table::Tabled for UpdateDeploymentMetadata {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payload>,
-                >(self.upsert_entries.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::common::v1::Payload>,
+            >(self.upsert_entries.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.upsert_entries.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.upsert_entries.clear();
         }
     }
 }
@@ -1751,20 +1743,16 @@ impl __fastrs::table::Tabled for VersionMetadata {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payload>,
-                >(self.entries.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::common::v1::Payload>,
+            >(self.entries.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.entries.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.entries.clear();
         }
     }
 }

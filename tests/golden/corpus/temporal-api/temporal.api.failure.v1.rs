@@ -1191,89 +1191,85 @@ impl __fastrs::table::Tabled for Failure {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x2a => {
-                match &self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ApplicationFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ApplicationFailureInfo>,
-                        >(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::TimeoutFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<TimeoutFailureInfo>,
-                        >(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::CanceledFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<CanceledFailureInfo>,
-                        >(v, &[0x3a], w);
-                    }
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::TerminatedFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<TerminatedFailureInfo>,
-                        >(v, &[0x42], w);
-                    }
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ServerFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ServerFailureInfo>,
-                        >(v, &[0x4a], w);
-                    }
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ResetWorkflowFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ResetWorkflowFailureInfo>,
-                        >(v, &[0x52], w);
-                    }
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ActivityFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ActivityFailureInfo>,
-                        >(v, &[0x5a], w);
-                    }
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
-                        >(v, &[0x62], w);
-                    }
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NexusOperationFailureInfo>,
-                        >(v, &[0x6a], w);
-                    }
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::NexusHandlerFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NexusHandlerFailureInfo>,
-                        >(v, &[0x72], w);
-                    }
-                    _ => {}
+        if tag == 0x2a {
+            match &self.failure_info {
+                ::core::option::Option::Some(
+                    failure::FailureInfo::ApplicationFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ApplicationFailureInfo>,
+                    >(v, &[0x2a], w);
                 }
+                ::core::option::Option::Some(
+                    failure::FailureInfo::TimeoutFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<TimeoutFailureInfo>,
+                    >(v, &[0x32], w);
+                }
+                ::core::option::Option::Some(
+                    failure::FailureInfo::CanceledFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<CanceledFailureInfo>,
+                    >(v, &[0x3a], w);
+                }
+                ::core::option::Option::Some(
+                    failure::FailureInfo::TerminatedFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<TerminatedFailureInfo>,
+                    >(v, &[0x42], w);
+                }
+                ::core::option::Option::Some(
+                    failure::FailureInfo::ServerFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ServerFailureInfo>,
+                    >(v, &[0x4a], w);
+                }
+                ::core::option::Option::Some(
+                    failure::FailureInfo::ResetWorkflowFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ResetWorkflowFailureInfo>,
+                    >(v, &[0x52], w);
+                }
+                ::core::option::Option::Some(
+                    failure::FailureInfo::ActivityFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ActivityFailureInfo>,
+                    >(v, &[0x5a], w);
+                }
+                ::core::option::Option::Some(
+                    failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
+                    >(v, &[0x62], w);
+                }
+                ::core::option::Option::Some(
+                    failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusOperationFailureInfo>,
+                    >(v, &[0x6a], w);
+                }
+                ::core::option::Option::Some(
+                    failure::FailureInfo::NexusHandlerFailureInfo(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusHandlerFailureInfo>,
+                    >(v, &[0x72], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x2a => self.failure_info = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x2a {
+            self.failure_info = ::core::option::Option::None;
         }
     }
 }

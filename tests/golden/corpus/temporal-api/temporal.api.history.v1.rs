@@ -3679,20 +3679,16 @@ impl __fastrs::table::Tabled for MarkerRecordedEventAttributes {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payloads>,
-                >(self.details.iter(), &[0x12], w)
-            }
-            _ => {}
+        if tag == 0x12 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::common::v1::Payloads>,
+            >(self.details.iter(), &[0x12], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.details.clear(),
-            _ => {}
+        if tag == 0x12 {
+            self.details.clear();
         }
     }
 }
@@ -7794,20 +7790,16 @@ impl __fastrs::table::Tabled for NexusOperationScheduledEventAttributes {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x32 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.nexus_header.iter(), &[0x32], w)
-            }
-            _ => {}
+        if tag == 0x32 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.nexus_header.iter(), &[0x32], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x32 => self.nexus_header.clear(),
-            _ => {}
+        if tag == 0x32 {
+            self.nexus_header.clear();
         }
     }
 }
@@ -10751,567 +10743,527 @@ impl __fastrs::table::Tabled for HistoryEvent {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x32 => {
-                match &self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
-                        >(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
-                        >(v, &[0x3a], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
-                        >(v, &[0x42], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
-                        >(v, &[0x4a], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
-                        >(v, &[0x52], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
-                        >(v, &[0x5a], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
-                        >(v, &[0x62], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
-                        >(v, &[0x6a], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
-                        >(v, &[0x72], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
-                        >(v, &[0x7a], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskStartedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ActivityTaskStartedEventAttributes>,
-                        >(v, &[0x82, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
-                        >(v, &[0x8a, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskFailedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ActivityTaskFailedEventAttributes>,
-                        >(v, &[0x92, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
-                        >(v, &[0x9a, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerStartedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<TimerStartedEventAttributes>,
-                        >(v, &[0xa2, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerFiredEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<TimerFiredEventAttributes>,
-                        >(v, &[0xaa, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
-                        >(v, &[0xb2, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
-                        >(v, &[0xba, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerCanceledEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<TimerCanceledEventAttributes>,
-                        >(v, &[0xc2, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::MarkerRecordedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<MarkerRecordedEventAttributes>,
-                        >(v, &[0xca, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
-                        >(v, &[0xd2, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
-                        >(v, &[0xda, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                WorkflowExecutionCancelRequestedEventAttributes,
-                            >,
-                        >(v, &[0xe2, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
-                        >(v, &[0xea, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                            >,
-                        >(v, &[0xf2, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                            >,
-                        >(v, &[0xfa, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                            >,
-                        >(v, &[0x82, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionContinuedAsNewEventAttributes>,
-                        >(v, &[0x8a, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                StartChildWorkflowExecutionInitiatedEventAttributes,
-                            >,
-                        >(v, &[0x92, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                StartChildWorkflowExecutionFailedEventAttributes,
-                            >,
-                        >(v, &[0x9a, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
-                        >(v, &[0xa2, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ChildWorkflowExecutionCompletedEventAttributes>,
-                        >(v, &[0xaa, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
-                        >(v, &[0xb2, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
-                        >(v, &[0xba, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
-                        >(v, &[0xc2, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                ChildWorkflowExecutionTerminatedEventAttributes,
-                            >,
-                        >(v, &[0xca, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                            >,
-                        >(v, &[0xd2, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                SignalExternalWorkflowExecutionFailedEventAttributes,
-                            >,
-                        >(v, &[0xda, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                ExternalWorkflowExecutionSignaledEventAttributes,
-                            >,
-                        >(v, &[0xe2, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
-                        >(v, &[0xea, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionUpdateAcceptedEventAttributes>,
-                        >(v, &[0xf2, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionUpdateRejectedEventAttributes>,
-                        >(v, &[0xfa, 0x02], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                WorkflowExecutionUpdateCompletedEventAttributes,
-                            >,
-                        >(v, &[0x82, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                WorkflowPropertiesModifiedExternallyEventAttributes,
-                            >,
-                        >(v, &[0x8a, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                ActivityPropertiesModifiedExternallyEventAttributes,
-                            >,
-                        >(v, &[0x92, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
-                        >(v, &[0x9a, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionUpdateAdmittedEventAttributes>,
-                        >(v, &[0xa2, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NexusOperationScheduledEventAttributes>,
-                        >(v, &[0xaa, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NexusOperationStartedEventAttributes>,
-                        >(v, &[0xb2, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NexusOperationCompletedEventAttributes>,
-                        >(v, &[0xba, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationFailedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NexusOperationFailedEventAttributes>,
-                        >(v, &[0xc2, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NexusOperationCanceledEventAttributes>,
-                        >(v, &[0xca, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
-                        >(v, &[0xd2, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
-                        >(v, &[0xda, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionOptionsUpdatedEventAttributes>,
-                        >(v, &[0xe2, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                NexusOperationCancelRequestCompletedEventAttributes,
-                            >,
-                        >(v, &[0xea, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                NexusOperationCancelRequestFailedEventAttributes,
-                            >,
-                        >(v, &[0xf2, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionPausedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
-                        >(v, &[0xfa, 0x03], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
-                        >(v, &[0x82, 0x04], w);
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                            >,
-                        >(v, &[0x8a, 0x04], w);
-                    }
-                    _ => {}
+        if tag == 0x32 {
+            match &self.attributes {
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionStartedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
+                    >(v, &[0x32], w);
                 }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
+                    >(v, &[0x3a], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionFailedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
+                    >(v, &[0x42], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
+                    >(v, &[0x4a], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowTaskScheduledEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
+                    >(v, &[0x52], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
+                    >(v, &[0x5a], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowTaskCompletedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
+                    >(v, &[0x62], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
+                    >(v, &[0x6a], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
+                    >(v, &[0x72], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ActivityTaskScheduledEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
+                    >(v, &[0x7a], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ActivityTaskStartedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ActivityTaskStartedEventAttributes>,
+                    >(v, &[0x82, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ActivityTaskCompletedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
+                    >(v, &[0x8a, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ActivityTaskFailedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ActivityTaskFailedEventAttributes>,
+                    >(v, &[0x92, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
+                    >(v, &[0x9a, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::TimerStartedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<TimerStartedEventAttributes>,
+                    >(v, &[0xa2, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::TimerFiredEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<TimerFiredEventAttributes>,
+                    >(v, &[0xaa, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
+                    >(v, &[0xb2, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
+                    >(v, &[0xba, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::TimerCanceledEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<TimerCanceledEventAttributes>,
+                    >(v, &[0xc2, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::MarkerRecordedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<MarkerRecordedEventAttributes>,
+                    >(v, &[0xca, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
+                    >(v, &[0xd2, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
+                    >(v, &[0xda, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionCancelRequestedEventAttributes>,
+                    >(v, &[0xe2, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
+                    >(v, &[0xea, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
+                        >,
+                    >(v, &[0xf2, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            RequestCancelExternalWorkflowExecutionFailedEventAttributes,
+                        >,
+                    >(v, &[0xfa, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            ExternalWorkflowExecutionCancelRequestedEventAttributes,
+                        >,
+                    >(v, &[0x82, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionContinuedAsNewEventAttributes>,
+                    >(v, &[0x8a, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            StartChildWorkflowExecutionInitiatedEventAttributes,
+                        >,
+                    >(v, &[0x92, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<StartChildWorkflowExecutionFailedEventAttributes>,
+                    >(v, &[0x9a, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
+                    >(v, &[0xa2, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ChildWorkflowExecutionCompletedEventAttributes>,
+                    >(v, &[0xaa, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
+                    >(v, &[0xb2, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
+                    >(v, &[0xba, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
+                    >(v, &[0xc2, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ChildWorkflowExecutionTerminatedEventAttributes>,
+                    >(v, &[0xca, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            SignalExternalWorkflowExecutionInitiatedEventAttributes,
+                        >,
+                    >(v, &[0xd2, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            SignalExternalWorkflowExecutionFailedEventAttributes,
+                        >,
+                    >(v, &[0xda, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<ExternalWorkflowExecutionSignaledEventAttributes>,
+                    >(v, &[0xe2, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
+                    >(v, &[0xea, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionUpdateAcceptedEventAttributes>,
+                    >(v, &[0xf2, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionUpdateRejectedEventAttributes>,
+                    >(v, &[0xfa, 0x02], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionUpdateCompletedEventAttributes>,
+                    >(v, &[0x82, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            WorkflowPropertiesModifiedExternallyEventAttributes,
+                        >,
+                    >(v, &[0x8a, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            ActivityPropertiesModifiedExternallyEventAttributes,
+                        >,
+                    >(v, &[0x92, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
+                    >(v, &[0x9a, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionUpdateAdmittedEventAttributes>,
+                    >(v, &[0xa2, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::NexusOperationScheduledEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusOperationScheduledEventAttributes>,
+                    >(v, &[0xaa, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::NexusOperationStartedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusOperationStartedEventAttributes>,
+                    >(v, &[0xb2, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::NexusOperationCompletedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusOperationCompletedEventAttributes>,
+                    >(v, &[0xba, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::NexusOperationFailedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusOperationFailedEventAttributes>,
+                    >(v, &[0xc2, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::NexusOperationCanceledEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusOperationCanceledEventAttributes>,
+                    >(v, &[0xca, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::NexusOperationTimedOutEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
+                    >(v, &[0xd2, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
+                    >(v, &[0xda, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionOptionsUpdatedEventAttributes>,
+                    >(v, &[0xe2, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            NexusOperationCancelRequestCompletedEventAttributes,
+                        >,
+                    >(v, &[0xea, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<NexusOperationCancelRequestFailedEventAttributes>,
+                    >(v, &[0xf2, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionPausedEventAttributes(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
+                    >(v, &[0xfa, 0x03], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
+                    >(v, &[0x82, 0x04], w);
+                }
+                ::core::option::Option::Some(
+                    history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            WorkflowExecutionTimeSkippingTransitionedEventAttributes,
+                        >,
+                    >(v, &[0x8a, 0x04], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x32 => self.attributes = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x32 {
+            self.attributes = ::core::option::Option::None;
         }
     }
 }

@@ -142,20 +142,16 @@ impl __fastrs::table::Tabled for NamespaceInfo {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x2a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.data.iter(), &[0x2a], w)
-            }
-            _ => {}
+        if tag == 0x2a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.data.iter(), &[0x2a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x2a => self.data.clear(),
-            _ => {}
+        if tag == 0x2a {
+            self.data.clear();
         }
     }
 }
@@ -595,20 +591,16 @@ impl __fastrs::table::Tabled for NamespaceConfig {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x3a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.custom_search_attribute_aliases.iter(), &[0x3a], w)
-            }
-            _ => {}
+        if tag == 0x3a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.custom_search_attribute_aliases.iter(), &[0x3a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x3a => self.custom_search_attribute_aliases.clear(),
-            _ => {}
+        if tag == 0x3a {
+            self.custom_search_attribute_aliases.clear();
         }
     }
 }
@@ -709,20 +701,16 @@ impl __fastrs::table::Tabled for BadBinaries {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<BadBinaryInfo>,
-                >(self.binaries.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<BadBinaryInfo>,
+            >(self.binaries.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.binaries.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.binaries.clear();
         }
     }
 }
@@ -914,20 +902,16 @@ impl __fastrs::table::Tabled for UpdateNamespaceInfo {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.data.iter(), &[0x1a], w)
-            }
-            _ => {}
+        if tag == 0x1a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.data.iter(), &[0x1a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x1a => self.data.clear(),
-            _ => {}
+        if tag == 0x1a {
+            self.data.clear();
         }
     }
 }

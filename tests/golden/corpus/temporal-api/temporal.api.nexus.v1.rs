@@ -122,20 +122,16 @@ impl __fastrs::table::Tabled for Failure {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.metadata.iter(), &[0x12], w)
-            }
-            _ => {}
+        if tag == 0x12 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.metadata.iter(), &[0x12], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.metadata.clear(),
-            _ => {}
+        if tag == 0x12 {
+            self.metadata.clear();
         }
     }
 }
@@ -522,20 +518,16 @@ impl __fastrs::table::Tabled for StartOperationRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x32 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.callback_header.iter(), &[0x32], w)
-            }
-            _ => {}
+        if tag == 0x32 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.callback_header.iter(), &[0x32], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x32 => self.callback_header.clear(),
-            _ => {}
+        if tag == 0x32 {
+            self.callback_header.clear();
         }
     }
 }
@@ -804,7 +796,7 @@ impl __fastrs::table::Tabled for Request {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Str,
-                >(self.header.iter(), &[0x0a], w)
+                >(self.header.iter(), &[0x0a], w);
             }
             0x1a => {
                 match &self.variant {
@@ -830,8 +822,12 @@ impl __fastrs::table::Tabled for Request {
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x0a => self.header.clear(),
-            0x1a => self.variant = ::core::option::Option::None,
+            0x0a => {
+                self.header.clear();
+            }
+            0x1a => {
+                self.variant = ::core::option::Option::None;
+            }
             _ => {}
         }
     }
@@ -1089,47 +1085,43 @@ impl __fastrs::table::Tabled for StartOperationResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::SyncSuccess(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<start_operation_response::Sync>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::AsyncSuccess(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<start_operation_response::Async>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::OperationError(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<UnsuccessfulOperationError>,
-                        >(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::Failure(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, &[0x22], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.variant {
+                ::core::option::Option::Some(
+                    start_operation_response::Variant::SyncSuccess(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<start_operation_response::Sync>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(
+                    start_operation_response::Variant::AsyncSuccess(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<start_operation_response::Async>,
+                    >(v, &[0x12], w);
+                }
+                ::core::option::Option::Some(
+                    start_operation_response::Variant::OperationError(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<UnsuccessfulOperationError>,
+                    >(v, &[0x1a], w);
+                }
+                ::core::option::Option::Some(
+                    start_operation_response::Variant::Failure(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                    >(v, &[0x22], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.variant = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.variant = ::core::option::Option::None;
         }
     }
 }
@@ -1475,33 +1467,25 @@ impl __fastrs::table::Tabled for Response {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        response::Variant::StartOperation(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<StartOperationResponse>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        response::Variant::CancelOperation(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<CancelOperationResponse>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.variant {
+                ::core::option::Option::Some(response::Variant::StartOperation(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<StartOperationResponse>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(response::Variant::CancelOperation(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<CancelOperationResponse>,
+                    >(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.variant = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.variant = ::core::option::Option::None;
         }
     }
 }
@@ -1817,33 +1801,25 @@ impl __fastrs::table::Tabled for EndpointTarget {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        endpoint_target::Variant::Worker(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<endpoint_target::Worker>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        endpoint_target::Variant::External(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<endpoint_target::External>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.variant {
+                ::core::option::Option::Some(endpoint_target::Variant::Worker(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<endpoint_target::Worker>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(endpoint_target::Variant::External(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<endpoint_target::External>,
+                    >(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.variant = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.variant = ::core::option::Option::None;
         }
     }
 }
@@ -2566,20 +2542,16 @@ impl __fastrs::table::Tabled for NexusOperationExecutionInfo {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0xca => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.nexus_header.iter(), &[0xca, 0x01], w)
-            }
-            _ => {}
+        if tag == 0xca {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.nexus_header.iter(), &[0xca, 0x01], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0xca => self.nexus_header.clear(),
-            _ => {}
+        if tag == 0xca {
+            self.nexus_header.clear();
         }
     }
 }

@@ -109,20 +109,16 @@ impl __fastrs::table::Tabled for AddSearchAttributesRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-                >(self.search_attributes.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+            >(self.search_attributes.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.search_attributes.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.search_attributes.clear();
         }
     }
 }
@@ -542,28 +538,34 @@ impl __fastrs::table::Tabled for ListSearchAttributesResponse {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-                >(self.custom_attributes.iter(), &[0x0a], w)
+                >(self.custom_attributes.iter(), &[0x0a], w);
             }
             0x12 => {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-                >(self.system_attributes.iter(), &[0x12], w)
+                >(self.system_attributes.iter(), &[0x12], w);
             }
             0x1a => {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Str,
-                >(self.storage_schema.iter(), &[0x1a], w)
+                >(self.storage_schema.iter(), &[0x1a], w);
             }
             _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x0a => self.custom_attributes.clear(),
-            0x12 => self.system_attributes.clear(),
-            0x1a => self.storage_schema.clear(),
+            0x0a => {
+                self.custom_attributes.clear();
+            }
+            0x12 => {
+                self.system_attributes.clear();
+            }
+            0x1a => {
+                self.storage_schema.clear();
+            }
             _ => {}
         }
     }

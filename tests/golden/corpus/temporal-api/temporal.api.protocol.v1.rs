@@ -127,27 +127,21 @@ impl __fastrs::table::Tabled for Message {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x18 => {
-                match &self.sequencing_id {
-                    ::core::option::Option::Some(message::SequencingId::EventId(v)) => {
-                        __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
-                    }
-                    ::core::option::Option::Some(
-                        message::SequencingId::CommandIndex(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Int64>(v, &[0x20], w);
-                    }
-                    _ => {}
+        if tag == 0x18 {
+            match &self.sequencing_id {
+                ::core::option::Option::Some(message::SequencingId::EventId(v)) => {
+                    __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
                 }
+                ::core::option::Option::Some(message::SequencingId::CommandIndex(v)) => {
+                    __fastrs::compact::write::<__fastrs::Int64>(v, &[0x20], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x18 => self.sequencing_id = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x18 {
+            self.sequencing_id = ::core::option::Option::None;
         }
     }
 }

@@ -110,24 +110,20 @@ impl __fastrs::table::Tabled for WorkflowRuleAction {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                if let ::core::option::Option::Some(
-                    workflow_rule_action::Variant::ActivityPause(v),
-                ) = &self.variant
-                {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
-                    >(v, &[0x0a], w);
-                }
+        if tag == 0x0a {
+            if let ::core::option::Option::Some(
+                workflow_rule_action::Variant::ActivityPause(v),
+            ) = &self.variant
+            {
+                __fastrs::compact::write::<
+                    __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
+                >(v, &[0x0a], w);
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.variant = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.variant = ::core::option::Option::None;
         }
     }
 }
@@ -335,24 +331,20 @@ impl __fastrs::table::Tabled for WorkflowRuleSpec {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                if let ::core::option::Option::Some(
-                    workflow_rule_spec::Trigger::ActivityStart(v),
-                ) = &self.trigger
-                {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
-                    >(v, &[0x12], w);
-                }
+        if tag == 0x12 {
+            if let ::core::option::Option::Some(
+                workflow_rule_spec::Trigger::ActivityStart(v),
+            ) = &self.trigger
+            {
+                __fastrs::compact::write::<
+                    __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
+                >(v, &[0x12], w);
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.trigger = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x12 {
+            self.trigger = ::core::option::Option::None;
         }
     }
 }

@@ -773,26 +773,20 @@ impl __fastrs::table::Tabled for ScheduleAction {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                if let ::core::option::Option::Some(
-                    schedule_action::Action::StartWorkflow(v),
-                ) = &self.action
-                {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            super::super::workflow::v1::NewWorkflowExecutionInfo,
-                        >,
-                    >(v, &[0x0a], w);
-                }
+        if tag == 0x0a {
+            if let ::core::option::Option::Some(
+                schedule_action::Action::StartWorkflow(v),
+            ) = &self.action
+            {
+                __fastrs::compact::write::<
+                    __fastrs::Msg<super::super::workflow::v1::NewWorkflowExecutionInfo>,
+                >(v, &[0x0a], w);
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.action = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.action = ::core::option::Option::None;
         }
     }
 }

@@ -115,20 +115,16 @@ impl __fastrs::table::Tabled for EnhancedStackTrace {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<StackTraceFileSlice>,
-                >(self.sources.iter(), &[0x12], w)
-            }
-            _ => {}
+        if tag == 0x12 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<StackTraceFileSlice>,
+            >(self.sources.iter(), &[0x12], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.sources.clear(),
-            _ => {}
+        if tag == 0x12 {
+            self.sources.clear();
         }
     }
 }
@@ -581,40 +577,34 @@ impl __fastrs::table::Tabled for EventGroupMarker {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::Label(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<event_group_marker::Label>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::InboundEvent(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<event_group_marker::InboundEvent>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::InboundUpdate(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<event_group_marker::InboundUpdate>,
-                        >(v, &[0x1a], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.variant {
+                ::core::option::Option::Some(event_group_marker::Variant::Label(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<event_group_marker::Label>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(
+                    event_group_marker::Variant::InboundEvent(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<event_group_marker::InboundEvent>,
+                    >(v, &[0x12], w);
+                }
+                ::core::option::Option::Some(
+                    event_group_marker::Variant::InboundUpdate(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<event_group_marker::InboundUpdate>,
+                    >(v, &[0x1a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.variant = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.variant = ::core::option::Option::None;
         }
     }
 }
@@ -957,20 +947,16 @@ impl __fastrs::table::Tabled for ExternalStorageReference {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.claim_data.iter(), &[0x12], w)
-            }
-            _ => {}
+        if tag == 0x12 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.claim_data.iter(), &[0x12], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.claim_data.clear(),
-            _ => {}
+        if tag == 0x12 {
+            self.claim_data.clear();
         }
     }
 }
@@ -1314,33 +1300,29 @@ impl __fastrs::table::Tabled for WorkerConfig {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                match &self.poller_behavior {
-                    ::core::option::Option::Some(
-                        worker_config::PollerBehavior::SimplePollerBehavior(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<worker_config::SimplePollerBehavior>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(
-                        worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
-                        >(v, &[0x1a], w);
-                    }
-                    _ => {}
+        if tag == 0x12 {
+            match &self.poller_behavior {
+                ::core::option::Option::Some(
+                    worker_config::PollerBehavior::SimplePollerBehavior(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<worker_config::SimplePollerBehavior>,
+                    >(v, &[0x12], w);
                 }
+                ::core::option::Option::Some(
+                    worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
+                    >(v, &[0x1a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x12 => self.poller_behavior = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x12 {
+            self.poller_behavior = ::core::option::Option::None;
         }
     }
 }

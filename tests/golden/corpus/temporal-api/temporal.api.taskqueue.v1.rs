@@ -482,20 +482,16 @@ impl __fastrs::table::Tabled for TaskQueueVersionInfo {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Int32,
-                    __fastrs::Msg<TaskQueueTypeInfo>,
-                >(self.types_info.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Int32,
+                __fastrs::Msg<TaskQueueTypeInfo>,
+            >(self.types_info.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.types_info.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.types_info.clear();
         }
     }
 }
@@ -1510,24 +1506,20 @@ impl __fastrs::table::Tabled for BuildIdAssignmentRule {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                if let ::core::option::Option::Some(
-                    build_id_assignment_rule::Ramp::PercentageRamp(v),
-                ) = &self.ramp
-                {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<RampByPercentage>,
-                    >(v, &[0x1a], w);
-                }
+        if tag == 0x1a {
+            if let ::core::option::Option::Some(
+                build_id_assignment_rule::Ramp::PercentageRamp(v),
+            ) = &self.ramp
+            {
+                __fastrs::compact::write::<
+                    __fastrs::Msg<RampByPercentage>,
+                >(v, &[0x1a], w);
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x1a => self.ramp = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x1a {
+            self.ramp = ::core::option::Option::None;
         }
     }
 }
@@ -2326,20 +2318,16 @@ impl __fastrs::table::Tabled for TaskQueueConfig {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Float,
-                >(self.fairness_weight_overrides.iter(), &[0x1a], w)
-            }
-            _ => {}
+        if tag == 0x1a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Float,
+            >(self.fairness_weight_overrides.iter(), &[0x1a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x1a => self.fairness_weight_overrides.clear(),
-            _ => {}
+        if tag == 0x1a {
+            self.fairness_weight_overrides.clear();
         }
     }
 }

@@ -269,29 +269,25 @@ impl __fastrs::table::Tabled for Outcome {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.value {
-                    ::core::option::Option::Some(outcome::Value::Success(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::common::v1::Payloads>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(outcome::Value::Failure(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.value {
+                ::core::option::Option::Some(outcome::Value::Success(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::common::v1::Payloads>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(outcome::Value::Failure(v)) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                    >(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.value = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.value = ::core::option::Option::None;
         }
     }
 }

@@ -952,24 +952,20 @@ impl __fastrs::table::Tabled for WorkerCommand {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                if let ::core::option::Option::Some(
-                    worker_command::Type::CancelActivity(v),
-                ) = &self.r#type
-                {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<CancelActivityCommand>,
-                    >(v, &[0x0a], w);
-                }
+        if tag == 0x0a {
+            if let ::core::option::Option::Some(
+                worker_command::Type::CancelActivity(v),
+            ) = &self.r#type
+            {
+                __fastrs::compact::write::<
+                    __fastrs::Msg<CancelActivityCommand>,
+                >(v, &[0x0a], w);
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.r#type = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.r#type = ::core::option::Option::None;
         }
     }
 }
@@ -1142,24 +1138,20 @@ impl __fastrs::table::Tabled for WorkerCommandResult {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                if let ::core::option::Option::Some(
-                    worker_command_result::Type::CancelActivity(v),
-                ) = &self.r#type
-                {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<CancelActivityResult>,
-                    >(v, &[0x0a], w);
-                }
+        if tag == 0x0a {
+            if let ::core::option::Option::Some(
+                worker_command_result::Type::CancelActivity(v),
+            ) = &self.r#type
+            {
+                __fastrs::compact::write::<
+                    __fastrs::Msg<CancelActivityResult>,
+                >(v, &[0x0a], w);
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.r#type = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.r#type = ::core::option::Option::None;
         }
     }
 }

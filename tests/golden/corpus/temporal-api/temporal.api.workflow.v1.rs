@@ -518,20 +518,16 @@ impl __fastrs::table::Tabled for WorkflowExecutionExtendedInfo {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x3a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<RequestIdInfo>,
-                >(self.request_id_infos.iter(), &[0x3a], w)
-            }
-            _ => {}
+        if tag == 0x3a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<RequestIdInfo>,
+            >(self.request_id_infos.iter(), &[0x3a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x3a => self.request_id_infos.clear(),
-            _ => {}
+        if tag == 0x3a {
+            self.request_id_infos.clear();
         }
     }
 }
@@ -1410,33 +1406,29 @@ impl __fastrs::table::Tabled for PendingActivityInfo {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x6a => {
-                match &self.assigned_build_id {
-                    ::core::option::Option::Some(
-                        pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<::fastrs::well_known::Empty>,
-                        >(v, &[0x6a], w);
-                    }
-                    ::core::option::Option::Some(
-                        pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x72], w);
-                    }
-                    _ => {}
+        if tag == 0x6a {
+            match &self.assigned_build_id {
+                ::core::option::Option::Some(
+                    pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<::fastrs::well_known::Empty>,
+                    >(v, &[0x6a], w);
                 }
+                ::core::option::Option::Some(
+                    pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x72], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x6a => self.assigned_build_id = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x6a {
+            self.assigned_build_id = ::core::option::Option::None;
         }
     }
 }
@@ -1592,31 +1584,25 @@ pub mod pending_activity_info {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x12 => {
-                    match &self.paused_by {
-                        ::core::option::Option::Some(
-                            pause_info::PausedBy::Manual(v),
-                        ) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<pause_info::Manual>,
-                            >(v, &[0x12], w);
-                        }
-                        ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<pause_info::Rule>,
-                            >(v, &[0x22], w);
-                        }
-                        _ => {}
+            if tag == 0x12 {
+                match &self.paused_by {
+                    ::core::option::Option::Some(pause_info::PausedBy::Manual(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<pause_info::Manual>,
+                        >(v, &[0x12], w);
                     }
+                    ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<pause_info::Rule>,
+                        >(v, &[0x22], w);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x12 => self.paused_by = ::core::option::Option::None,
-                _ => {}
+            if tag == 0x12 {
+                self.paused_by = ::core::option::Option::None;
             }
         }
     }
@@ -2744,33 +2730,29 @@ pub mod callback_info {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x0a => {
-                    match &self.variant {
-                        ::core::option::Option::Some(
-                            trigger::Variant::WorkflowClosed(v),
-                        ) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<WorkflowClosed>,
-                            >(v, &[0x0a], w);
-                        }
-                        ::core::option::Option::Some(
-                            trigger::Variant::UpdateWorkflowExecutionCompleted(v),
-                        ) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
-                            >(v, &[0x12], w);
-                        }
-                        _ => {}
+            if tag == 0x0a {
+                match &self.variant {
+                    ::core::option::Option::Some(
+                        trigger::Variant::WorkflowClosed(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<WorkflowClosed>,
+                        >(v, &[0x0a], w);
                     }
+                    ::core::option::Option::Some(
+                        trigger::Variant::UpdateWorkflowExecutionCompleted(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x0a => self.variant = ::core::option::Option::None,
-                _ => {}
+            if tag == 0x0a {
+                self.variant = ::core::option::Option::None;
             }
         }
     }
@@ -3455,38 +3437,34 @@ impl __fastrs::table::Tabled for VersioningOverride {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                match &self.r#override {
-                    ::core::option::Option::Some(
-                        versioning_override::Override::Pinned(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<versioning_override::PinnedOverride>,
-                        >(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(
-                        versioning_override::Override::AutoUpgrade(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x20], w);
-                    }
-                    ::core::option::Option::Some(
-                        versioning_override::Override::OneTime(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<versioning_override::OneTimeOverride>,
-                        >(v, &[0x2a], w);
-                    }
-                    _ => {}
+        if tag == 0x1a {
+            match &self.r#override {
+                ::core::option::Option::Some(
+                    versioning_override::Override::Pinned(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<versioning_override::PinnedOverride>,
+                    >(v, &[0x1a], w);
                 }
+                ::core::option::Option::Some(
+                    versioning_override::Override::AutoUpgrade(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x20], w);
+                }
+                ::core::option::Option::Some(
+                    versioning_override::Override::OneTime(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<versioning_override::OneTimeOverride>,
+                    >(v, &[0x2a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x1a => self.r#override = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x1a {
+            self.r#override = ::core::option::Option::None;
         }
     }
 }
@@ -4021,33 +3999,29 @@ impl __fastrs::table::Tabled for PostResetOperation {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        post_reset_operation::Variant::SignalWorkflow(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<post_reset_operation::SignalWorkflow>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        post_reset_operation::Variant::UpdateWorkflowOptions(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
+        if tag == 0x0a {
+            match &self.variant {
+                ::core::option::Option::Some(
+                    post_reset_operation::Variant::SignalWorkflow(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<post_reset_operation::SignalWorkflow>,
+                    >(v, &[0x0a], w);
                 }
+                ::core::option::Option::Some(
+                    post_reset_operation::Variant::UpdateWorkflowOptions(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
+                    >(v, &[0x12], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.variant = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.variant = ::core::option::Option::None;
         }
     }
 }

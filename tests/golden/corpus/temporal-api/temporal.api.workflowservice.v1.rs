@@ -219,20 +219,16 @@ impl __fastrs::table::Tabled for RegisterNamespaceRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x3a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.data.iter(), &[0x3a], w)
-            }
-            _ => {}
+        if tag == 0x3a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.data.iter(), &[0x3a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x3a => self.data.clear(),
-            _ => {}
+        if tag == 0x3a {
+            self.data.clear();
         }
     }
 }
@@ -2513,20 +2509,16 @@ impl __fastrs::table::Tabled for PollWorkflowTaskQueueResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x72 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::query::v1::WorkflowQuery>,
-                >(self.queries.iter(), &[0x72], w)
-            }
-            _ => {}
+        if tag == 0x72 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::query::v1::WorkflowQuery>,
+            >(self.queries.iter(), &[0x72], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x72 => self.queries.clear(),
-            _ => {}
+        if tag == 0x72 {
+            self.queries.clear();
         }
     }
 }
@@ -2924,20 +2916,16 @@ impl __fastrs::table::Tabled for RespondWorkflowTaskCompletedRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x42 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::query::v1::WorkflowQueryResult>,
-                >(self.query_results.iter(), &[0x42], w)
-            }
-            _ => {}
+        if tag == 0x42 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::query::v1::WorkflowQueryResult>,
+            >(self.query_results.iter(), &[0x42], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x42 => self.query_results.clear(),
-            _ => {}
+        if tag == 0x42 {
+            self.query_results.clear();
         }
     }
 }
@@ -7273,37 +7261,29 @@ impl __fastrs::table::Tabled for ListOpenWorkflowExecutionsRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x2a => {
-                match &self.filters {
-                    ::core::option::Option::Some(
-                        list_open_workflow_executions_request::Filters::ExecutionFilter(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::filter::v1::WorkflowExecutionFilter,
-                            >,
-                        >(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(
-                        list_open_workflow_executions_request::Filters::TypeFilter(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                        >(v, &[0x32], w);
-                    }
-                    _ => {}
+        if tag == 0x2a {
+            match &self.filters {
+                ::core::option::Option::Some(
+                    list_open_workflow_executions_request::Filters::ExecutionFilter(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::filter::v1::WorkflowExecutionFilter>,
+                    >(v, &[0x2a], w);
                 }
+                ::core::option::Option::Some(
+                    list_open_workflow_executions_request::Filters::TypeFilter(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
+                    >(v, &[0x32], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x2a => self.filters = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x2a {
+            self.filters = ::core::option::Option::None;
         }
     }
 }
@@ -7618,44 +7598,36 @@ impl __fastrs::table::Tabled for ListClosedWorkflowExecutionsRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x2a => {
-                match &self.filters {
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::ExecutionFilter(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::filter::v1::WorkflowExecutionFilter,
-                            >,
-                        >(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::TypeFilter(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                        >(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::StatusFilter(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::filter::v1::StatusFilter>,
-                        >(v, &[0x3a], w);
-                    }
-                    _ => {}
+        if tag == 0x2a {
+            match &self.filters {
+                ::core::option::Option::Some(
+                    list_closed_workflow_executions_request::Filters::ExecutionFilter(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::filter::v1::WorkflowExecutionFilter>,
+                    >(v, &[0x2a], w);
                 }
+                ::core::option::Option::Some(
+                    list_closed_workflow_executions_request::Filters::TypeFilter(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
+                    >(v, &[0x32], w);
+                }
+                ::core::option::Option::Some(
+                    list_closed_workflow_executions_request::Filters::StatusFilter(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::filter::v1::StatusFilter>,
+                    >(v, &[0x3a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x2a => self.filters = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x2a {
+            self.filters = ::core::option::Option::None;
         }
     }
 }
@@ -8643,20 +8615,16 @@ impl __fastrs::table::Tabled for GetSearchAttributesResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
-                >(self.keys.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::OpenEnum<super::super::enums::v1::IndexedValueType>,
+            >(self.keys.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.keys.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.keys.clear();
         }
     }
 }
@@ -9984,21 +9952,25 @@ impl __fastrs::table::Tabled for DescribeTaskQueueResponse {
                 __fastrs::write_map::<
                     __fastrs::Str,
                     __fastrs::Msg<super::super::taskqueue::v1::TaskQueueVersionInfo>,
-                >(self.versions_info.iter(), &[0x1a], w)
+                >(self.versions_info.iter(), &[0x1a], w);
             }
             0x42 => {
                 __fastrs::write_map::<
                     __fastrs::Int32,
                     __fastrs::Msg<super::super::taskqueue::v1::TaskQueueStats>,
-                >(self.stats_by_priority_key.iter(), &[0x42], w)
+                >(self.stats_by_priority_key.iter(), &[0x42], w);
             }
             _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x1a => self.versions_info.clear(),
-            0x42 => self.stats_by_priority_key.clear(),
+            0x1a => {
+                self.versions_info.clear();
+            }
+            0x42 => {
+                self.stats_by_priority_key.clear();
+            }
             _ => {}
         }
     }
@@ -10313,20 +10285,16 @@ impl __fastrs::table::Tabled for GetClusterInfoResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.supported_clients.iter(), &[0x0a], w)
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.supported_clients.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.supported_clients.clear(),
-            _ => {}
+        if tag == 0x0a {
+            self.supported_clients.clear();
         }
     }
 }
@@ -12376,62 +12344,56 @@ impl __fastrs::table::Tabled for UpdateWorkerBuildIdCompatibilityRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                match &self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
-                            >,
-                        >(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::MergeSets(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                update_worker_build_id_compatibility_request::MergeSets,
-                            >,
-                        >(v, &[0x3a], w);
-                    }
-                    _ => {}
+        if tag == 0x1a {
+            match &self.operation {
+                ::core::option::Option::Some(
+                    update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
                 }
+                ::core::option::Option::Some(
+                    update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
+                        >,
+                    >(v, &[0x22], w);
+                }
+                ::core::option::Option::Some(
+                    update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
+                }
+                ::core::option::Option::Some(
+                    update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
+                }
+                ::core::option::Option::Some(
+                    update_worker_build_id_compatibility_request::Operation::MergeSets(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            update_worker_build_id_compatibility_request::MergeSets,
+                        >,
+                    >(v, &[0x3a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x1a => self.operation = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x1a {
+            self.operation = ::core::option::Option::None;
         }
     }
 }
@@ -13232,96 +13194,90 @@ impl __fastrs::table::Tabled for UpdateWorkerVersioningRulesRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
-                            >,
-                        >(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
-                            >,
-                        >(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
-                            >,
-                        >(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
-                            >,
-                        >(v, &[0x3a], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
-                            >,
-                        >(v, &[0x42], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
-                            >,
-                        >(v, &[0x4a], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::CommitBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::CommitBuildId,
-                            >,
-                        >(v, &[0x52], w);
-                    }
-                    _ => {}
+        if tag == 0x22 {
+            match &self.operation {
+                ::core::option::Option::Some(
+                    update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
+                        >,
+                    >(v, &[0x22], w);
                 }
+                ::core::option::Option::Some(
+                    update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
+                        >,
+                    >(v, &[0x2a], w);
+                }
+                ::core::option::Option::Some(
+                    update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
+                        >,
+                    >(v, &[0x32], w);
+                }
+                ::core::option::Option::Some(
+                    update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
+                        >,
+                    >(v, &[0x3a], w);
+                }
+                ::core::option::Option::Some(
+                    update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
+                        >,
+                    >(v, &[0x42], w);
+                }
+                ::core::option::Option::Some(
+                    update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
+                        >,
+                    >(v, &[0x4a], w);
+                }
+                ::core::option::Option::Some(
+                    update_worker_versioning_rules_request::Operation::CommitBuildId(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            update_worker_versioning_rules_request::CommitBuildId,
+                        >,
+                    >(v, &[0x52], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.operation = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x22 {
+            self.operation = ::core::option::Option::None;
         }
     }
 }
@@ -15172,139 +15128,127 @@ impl __fastrs::table::Tabled for StartBatchOperationRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x52 => {
-                match &self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::TerminationOperation(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationTermination,
-                            >,
-                        >(v, &[0x52], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::SignalOperation(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::batch::v1::BatchOperationSignal>,
-                        >(v, &[0x5a], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::CancellationOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationCancellation,
-                            >,
-                        >(v, &[0x62], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::DeletionOperation(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationDeletion,
-                            >,
-                        >(v, &[0x6a], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::ResetOperation(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::batch::v1::BatchOperationReset>,
-                        >(v, &[0x72], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
-                            >,
-                        >(v, &[0x7a], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UnpauseActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationUnpauseActivities,
-                            >,
-                        >(v, &[0x82, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::ResetActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationResetActivities,
-                            >,
-                        >(v, &[0x8a, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationUpdateActivityOptions,
-                            >,
-                        >(v, &[0x92, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::CancelActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationCancelActivities,
-                            >,
-                        >(v, &[0x9a, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::TerminateActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationTerminateActivities,
-                            >,
-                        >(v, &[0xa2, 0x01], w);
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::DeleteActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationDeleteActivities,
-                            >,
-                        >(v, &[0xaa, 0x01], w);
-                    }
-                    _ => {}
+        if tag == 0x52 {
+            match &self.operation {
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::TerminationOperation(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::batch::v1::BatchOperationTermination>,
+                    >(v, &[0x52], w);
                 }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::SignalOperation(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::batch::v1::BatchOperationSignal>,
+                    >(v, &[0x5a], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::CancellationOperation(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            super::super::batch::v1::BatchOperationCancellation,
+                        >,
+                    >(v, &[0x62], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::DeletionOperation(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::batch::v1::BatchOperationDeletion>,
+                    >(v, &[0x6a], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::ResetOperation(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::batch::v1::BatchOperationReset>,
+                    >(v, &[0x72], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
+                        >,
+                    >(v, &[0x7a], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::UnpauseActivitiesOperation(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            super::super::batch::v1::BatchOperationUnpauseActivities,
+                        >,
+                    >(v, &[0x82, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::ResetActivitiesOperation(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            super::super::batch::v1::BatchOperationResetActivities,
+                        >,
+                    >(v, &[0x8a, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            super::super::batch::v1::BatchOperationUpdateActivityOptions,
+                        >,
+                    >(v, &[0x92, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::CancelActivitiesOperation(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            super::super::batch::v1::BatchOperationCancelActivities,
+                        >,
+                    >(v, &[0x9a, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::TerminateActivitiesOperation(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            super::super::batch::v1::BatchOperationTerminateActivities,
+                        >,
+                    >(v, &[0xa2, 0x01], w);
+                }
+                ::core::option::Option::Some(
+                    start_batch_operation_request::Operation::DeleteActivitiesOperation(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<
+                            super::super::batch::v1::BatchOperationDeleteActivities,
+                        >,
+                    >(v, &[0xaa, 0x01], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x52 => self.operation = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x52 {
+            self.operation = ::core::option::Option::None;
         }
     }
 }
@@ -17007,33 +16951,29 @@ pub mod execute_multi_operation_request {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x0a => {
-                    match &self.operation {
-                        ::core::option::Option::Some(
-                            operation::Operation::StartWorkflow(v),
-                        ) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<super::StartWorkflowExecutionRequest>,
-                            >(v, &[0x0a], w);
-                        }
-                        ::core::option::Option::Some(
-                            operation::Operation::UpdateWorkflow(v),
-                        ) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<super::UpdateWorkflowExecutionRequest>,
-                            >(v, &[0x12], w);
-                        }
-                        _ => {}
+            if tag == 0x0a {
+                match &self.operation {
+                    ::core::option::Option::Some(
+                        operation::Operation::StartWorkflow(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::StartWorkflowExecutionRequest>,
+                        >(v, &[0x0a], w);
                     }
+                    ::core::option::Option::Some(
+                        operation::Operation::UpdateWorkflow(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::UpdateWorkflowExecutionRequest>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x0a => self.operation = ::core::option::Option::None,
-                _ => {}
+            if tag == 0x0a {
+                self.operation = ::core::option::Option::None;
             }
         }
     }
@@ -17266,33 +17206,29 @@ pub mod execute_multi_operation_response {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x0a => {
-                    match &self.response {
-                        ::core::option::Option::Some(
-                            response::Response::StartWorkflow(v),
-                        ) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<super::StartWorkflowExecutionResponse>,
-                            >(v, &[0x0a], w);
-                        }
-                        ::core::option::Option::Some(
-                            response::Response::UpdateWorkflow(v),
-                        ) => {
-                            __fastrs::compact::write::<
-                                __fastrs::Msg<super::UpdateWorkflowExecutionResponse>,
-                            >(v, &[0x12], w);
-                        }
-                        _ => {}
+            if tag == 0x0a {
+                match &self.response {
+                    ::core::option::Option::Some(
+                        response::Response::StartWorkflow(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::StartWorkflowExecutionResponse>,
+                        >(v, &[0x0a], w);
                     }
+                    ::core::option::Option::Some(
+                        response::Response::UpdateWorkflow(v),
+                    ) => {
+                        __fastrs::compact::write::<
+                            __fastrs::Msg<super::UpdateWorkflowExecutionResponse>,
+                        >(v, &[0x12], w);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x0a => self.response = ::core::option::Option::None,
-                _ => {}
+            if tag == 0x0a {
+                self.response = ::core::option::Option::None;
             }
         }
     }
@@ -17543,8 +17479,12 @@ impl __fastrs::table::Tabled for UpdateActivityOptionsRequest {
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x32 => self.activity = ::core::option::Option::None,
-            0x48 => self.activity = ::core::option::Option::None,
+            0x32 => {
+                self.activity = ::core::option::Option::None;
+            }
+            0x48 => {
+                self.activity = ::core::option::Option::None;
+            }
             _ => {}
         }
     }
@@ -18019,29 +17959,25 @@ impl __fastrs::table::Tabled for PauseActivityRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        pause_activity_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        pause_activity_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
-                    }
-                    _ => {}
+        if tag == 0x22 {
+            match &self.activity {
+                ::core::option::Option::Some(
+                    pause_activity_request::Activity::Id(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
                 }
+                ::core::option::Option::Some(
+                    pause_activity_request::Activity::Type(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.activity = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x22 {
+            self.activity = ::core::option::Option::None;
         }
     }
 }
@@ -18472,34 +18408,30 @@ impl __fastrs::table::Tabled for UnpauseActivityRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::UnpauseAll(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x30], w);
-                    }
-                    _ => {}
+        if tag == 0x22 {
+            match &self.activity {
+                ::core::option::Option::Some(
+                    unpause_activity_request::Activity::Id(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
                 }
+                ::core::option::Option::Some(
+                    unpause_activity_request::Activity::Type(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
+                }
+                ::core::option::Option::Some(
+                    unpause_activity_request::Activity::UnpauseAll(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x30], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.activity = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x22 {
+            self.activity = ::core::option::Option::None;
         }
     }
 }
@@ -19001,8 +18933,12 @@ impl __fastrs::table::Tabled for ResetActivityRequest {
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
-            0x22 => self.activity = ::core::option::Option::None,
-            0x50 => self.activity = ::core::option::Option::None,
+            0x22 => {
+                self.activity = ::core::option::Option::None;
+            }
+            0x50 => {
+                self.activity = ::core::option::Option::None;
+            }
             _ => {}
         }
     }
@@ -19965,20 +19901,16 @@ pub mod describe_worker_deployment_version_response {
             }
         }
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            match tag {
-                0x22 => {
-                    __fastrs::write_map::<
-                        __fastrs::Int32,
-                        __fastrs::Msg<super::super::super::taskqueue::v1::TaskQueueStats>,
-                    >(self.stats_by_priority_key.iter(), &[0x22], w)
-                }
-                _ => {}
+            if tag == 0x22 {
+                __fastrs::write_map::<
+                    __fastrs::Int32,
+                    __fastrs::Msg<super::super::super::taskqueue::v1::TaskQueueStats>,
+                >(self.stats_by_priority_key.iter(), &[0x22], w);
             }
         }
         fn clear_hooked(&mut self, tag: u32) {
-            match tag {
-                0x22 => self.stats_by_priority_key.clear(),
-                _ => {}
+            if tag == 0x22 {
+                self.stats_by_priority_key.clear();
             }
         }
     }
@@ -22200,22 +22132,16 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionComputeConfigReque
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x32 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<
-                        super::super::compute::v1::ComputeConfigScalingGroupUpdate,
-                    >,
-                >(self.compute_config_scaling_groups.iter(), &[0x32], w)
-            }
-            _ => {}
+        if tag == 0x32 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::compute::v1::ComputeConfigScalingGroupUpdate>,
+            >(self.compute_config_scaling_groups.iter(), &[0x32], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x32 => self.compute_config_scaling_groups.clear(),
-            _ => {}
+        if tag == 0x32 {
+            self.compute_config_scaling_groups.clear();
         }
     }
 }
@@ -22443,22 +22369,16 @@ impl __fastrs::table::Tabled for ValidateWorkerDeploymentVersionComputeConfigReq
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x32 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<
-                        super::super::compute::v1::ComputeConfigScalingGroupUpdate,
-                    >,
-                >(self.compute_config_scaling_groups.iter(), &[0x32], w)
-            }
-            _ => {}
+        if tag == 0x32 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::compute::v1::ComputeConfigScalingGroupUpdate>,
+            >(self.compute_config_scaling_groups.iter(), &[0x32], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x32 => self.compute_config_scaling_groups.clear(),
-            _ => {}
+        if tag == 0x32 {
+            self.compute_config_scaling_groups.clear();
         }
     }
 }
@@ -22684,20 +22604,16 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionMetadataRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Msg<super::super::common::v1::Payload>,
-                >(self.upsert_entries.iter(), &[0x1a], w)
-            }
-            _ => {}
+        if tag == 0x1a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Msg<super::super::common::v1::Payload>,
+            >(self.upsert_entries.iter(), &[0x1a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x1a => self.upsert_entries.clear(),
-            _ => {}
+        if tag == 0x1a {
+            self.upsert_entries.clear();
         }
     }
 }
@@ -22934,33 +22850,27 @@ impl __fastrs::table::Tabled for SetWorkerDeploymentManagerRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                match &self.new_manager_identity {
-                    ::core::option::Option::Some(
-                        set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(
-                        set_worker_deployment_manager_request::NewManagerIdentity::Self_(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x20], w);
-                    }
-                    _ => {}
+        if tag == 0x1a {
+            match &self.new_manager_identity {
+                ::core::option::Option::Some(
+                    set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
+                        v,
+                    ),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
                 }
+                ::core::option::Option::Some(
+                    set_worker_deployment_manager_request::NewManagerIdentity::Self_(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x20], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x1a => self.new_manager_identity = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x1a {
+            self.new_manager_identity = ::core::option::Option::None;
         }
     }
 }
@@ -24097,31 +24007,27 @@ impl __fastrs::table::Tabled for TriggerWorkflowRuleRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.rule {
-                    ::core::option::Option::Some(
-                        trigger_workflow_rule_request::Rule::Id(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        trigger_workflow_rule_request::Rule::Spec(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                        >(v, &[0x2a], w);
-                    }
-                    _ => {}
+        if tag == 0x22 {
+            match &self.rule {
+                ::core::option::Option::Some(
+                    trigger_workflow_rule_request::Rule::Id(v),
+                ) => {
+                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
                 }
+                ::core::option::Option::Some(
+                    trigger_workflow_rule_request::Rule::Spec(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
+                    >(v, &[0x2a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.rule = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x22 {
+            self.rule = ::core::option::Option::None;
         }
     }
 }
@@ -24710,20 +24616,16 @@ impl __fastrs::table::Tabled for UpdateTaskQueueConfigRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x3a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Float,
-                >(self.set_fairness_weight_overrides.iter(), &[0x3a], w)
-            }
-            _ => {}
+        if tag == 0x3a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Float,
+            >(self.set_fairness_weight_overrides.iter(), &[0x3a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x3a => self.set_fairness_weight_overrides.clear(),
-            _ => {}
+        if tag == 0x3a {
+            self.set_fairness_weight_overrides.clear();
         }
     }
 }
@@ -25230,24 +25132,20 @@ impl __fastrs::table::Tabled for UpdateWorkerConfigResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                if let ::core::option::Option::Some(
-                    update_worker_config_response::Response::WorkerConfig(v),
-                ) = &self.response
-                {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
-                    >(v, &[0x0a], w);
-                }
+        if tag == 0x0a {
+            if let ::core::option::Option::Some(
+                update_worker_config_response::Response::WorkerConfig(v),
+            ) = &self.response
+            {
+                __fastrs::compact::write::<
+                    __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
+                >(v, &[0x0a], w);
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x0a => self.response = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x0a {
+            self.response = ::core::option::Option::None;
         }
     }
 }
@@ -27187,20 +27085,16 @@ impl __fastrs::table::Tabled for StartNexusOperationExecutionRequest {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x7a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.nexus_header.iter(), &[0x7a], w)
-            }
-            _ => {}
+        if tag == 0x7a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.nexus_header.iter(), &[0x7a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x7a => self.nexus_header.clear(),
-            _ => {}
+        if tag == 0x7a {
+            self.nexus_header.clear();
         }
     }
 }
@@ -27588,33 +27482,29 @@ impl __fastrs::table::Tabled for DescribeNexusOperationExecutionResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.outcome {
-                    ::core::option::Option::Some(
-                        describe_nexus_operation_execution_response::Outcome::Result(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::common::v1::Payload>,
-                        >(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        describe_nexus_operation_execution_response::Outcome::Failure(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, &[0x2a], w);
-                    }
-                    _ => {}
+        if tag == 0x22 {
+            match &self.outcome {
+                ::core::option::Option::Some(
+                    describe_nexus_operation_execution_response::Outcome::Result(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::common::v1::Payload>,
+                    >(v, &[0x22], w);
                 }
+                ::core::option::Option::Some(
+                    describe_nexus_operation_execution_response::Outcome::Failure(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                    >(v, &[0x2a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.outcome = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x22 {
+            self.outcome = ::core::option::Option::None;
         }
     }
 }
@@ -27896,33 +27786,29 @@ impl __fastrs::table::Tabled for PollNexusOperationExecutionResponse {
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.outcome {
-                    ::core::option::Option::Some(
-                        poll_nexus_operation_execution_response::Outcome::Result(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::common::v1::Payload>,
-                        >(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        poll_nexus_operation_execution_response::Outcome::Failure(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, &[0x2a], w);
-                    }
-                    _ => {}
+        if tag == 0x22 {
+            match &self.outcome {
+                ::core::option::Option::Some(
+                    poll_nexus_operation_execution_response::Outcome::Result(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::common::v1::Payload>,
+                    >(v, &[0x22], w);
                 }
+                ::core::option::Option::Some(
+                    poll_nexus_operation_execution_response::Outcome::Failure(v),
+                ) => {
+                    __fastrs::compact::write::<
+                        __fastrs::Msg<super::super::failure::v1::Failure>,
+                    >(v, &[0x2a], w);
+                }
+                _ => {}
             }
-            _ => {}
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
-        match tag {
-            0x22 => self.outcome = ::core::option::Option::None,
-            _ => {}
+        if tag == 0x22 {
+            self.outcome = ::core::option::Option::None;
         }
     }
 }
