@@ -5,16 +5,20 @@
 //! [`Table`] with one [`Entry`] per field number (its tags, the field's
 //! offset in the struct, and how to handle it), run by four interpreters
 //! compiled once in this crate (`run`). Scalars, strings and bytes are
-//! handled inside the interpreters; other fields through a [`FieldVt`] of
-//! functions made once per codec and shape (`ops`); oneof members and map
-//! entries through the message's own [`Tabled`] hooks, the one piece of
-//! field code a size-mode message keeps.
+//! handled inside the interpreters; message fields whose type has a table
+//! through that table ([`Tab`], [`TabBox`]); other fields through a
+//! [`FieldVt`] of functions made once per codec and shape (`ops`); maps
+//! and oneof members through the message's own [`Tabled`] hooks, the one
+//! piece of field code a size-mode message keeps.
 //!
 //! Offsets come from `core::mem::offset_of!` and nothing else: entries are
-//! located only by [`table_field!`](crate::table_field), which pairs each
+//! made only from [`table_field!`](crate::table_field), which pairs each
 //! offset with the field's type, checked at compile time against the type
-//! the entry handles ([`FieldOp`]). Two functions, `field_mut` and
-//! `field_ref`, turn an offset back into a reference.
+//! the entry handles ([`FieldOp`]). The interpreters turn an entry's
+//! offset into a pointer to its field; `field_mut` and `field_ref` make
+//! references of the fields the interpreters handle themselves, and the
+//! functions of a `FieldVt` or `Tab`, each made for one field type, of the
+//! rest.
 #![allow(unsafe_code)]
 
 use core::marker::PhantomData;
