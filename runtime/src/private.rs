@@ -19,7 +19,13 @@ pub mod compact {
 /// Decode tables, for code generated in size mode.
 pub mod table {
     pub use crate::table::*;
+    pub use crate::{__table as table, __table_methods as methods};
 }
+
+/// The ops of table entries, beside the codecs they take, so that an
+/// entry reads `__fastrs::Optional<__fastrs::Tab<T>>`.
+pub use crate::table::{Expanded, ExpandedClosed, Implicit, ImplicitClosed, Optional, OptionalClosed};
+pub use crate::table::{Packed, PackedClosed, Repeated, Tab, TabBox};
 
 /// What generated views call.
 pub mod view {

@@ -24,12 +24,7 @@ pub(super) fn message(msg: &Message) -> TokenStream {
         }
     });
     let full_name = &msg.full_name;
-    let Bodies {
-        size,
-        write,
-        read,
-        clear,
-    } = bodies(msg);
+    let methods = methods(msg);
     let module = nested_module(msg);
     let check_required = check_required(msg);
     let getters = types::getters(msg);
@@ -39,7 +34,6 @@ pub(super) fn message(msg: &Message) -> TokenStream {
     let allow = allow_deprecated(msg.fields.iter().any(Field::names_deprecated_type));
     // `Debug` by hand when a field is redacted, else derived.
     let derive_debug = (!msg.redacts()).then(|| quote!(, Debug));
-    let compact_entry_points = compact_entry_points(msg);
     let debug = debug::message(msg);
     let view = view::message(msg);
     let tabled = msg.strategy.table.then(|| table::tabled(msg));
@@ -58,37 +52,8 @@ pub(super) fn message(msg: &Message) -> TokenStream {
         #[allow(deprecated)]
         impl ::fastrs::Message for #ident {
             const FULL_NAME: &'static str = #full_name;
-
-            fn size(&self) -> usize {
-                #size
-            }
-
-            fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                #write
-            }
-
-            fn merge_from(
-                &mut self,
-                r: &mut ::fastrs::Reader<'_>,
-                depth: u32,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                #read
-            }
-
-            fn clear(&mut self) {
-                #clear
-            }
-
-            fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-                &self.#unknown
-            }
-
-            fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-                &mut self.#unknown
-            }
-
+            #methods
             #check_required
-            #compact_entry_points
         }
 
         #tabled
@@ -106,6 +71,54 @@ pub(super) fn message(msg: &Message) -> TokenStream {
         #view
 
         #module
+    }
+}
+
+/// The `Message` methods of `msg` but `check_required`: the runtime's
+/// `methods!` for a message run by its table alone, else the bodies of
+/// [`bodies`] and the entry points of [`compact_entry_points`].
+fn methods(msg: &Message) -> TokenStream {
+    let unknown = &msg.unknown_fields;
+    if msg.strategy.table && !msg.strategy.inline && msg.chain.is_none() {
+        return quote!(__fastrs::table::methods!(#unknown););
+    }
+    let Bodies {
+        size,
+        write,
+        read,
+        clear,
+    } = bodies(msg);
+    let compact_entry_points = compact_entry_points(msg);
+    quote! {
+        fn size(&self) -> usize {
+            #size
+        }
+
+        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
+            #write
+        }
+
+        fn merge_from(
+            &mut self,
+            r: &mut ::fastrs::Reader<'_>,
+            depth: u32,
+        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+            #read
+        }
+
+        fn clear(&mut self) {
+            #clear
+        }
+
+        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
+            &self.#unknown
+        }
+
+        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
+            &mut self.#unknown
+        }
+
+        #compact_entry_points
     }
 }
 

@@ -11,54 +11,48 @@ use super::read;
 use super::strategy::{value_fn, ValueOp};
 use super::tokens::{codec, codec_call, key_len, match_oneof_run, tag_bytes, tag_value};
 use crate::model::plan::Target;
-use crate::model::{Field, Kind, Message, Shape, Slot};
+use crate::model::{Field, Kind, Message, Shape, Slot, Tag};
 
 /// Field numbers up to this, or four per entry if more, are found by index;
 /// larger ones by binary search.
 const MIN_INDEXED: u32 = 32;
 
-/// `impl Tabled`: the message's table, and its hooks if it has oneofs or
-/// maps.
+/// `impl Tabled`: the message's table, one line per entry in the
+/// runtime's `table!` (laid out by `format`), and its hooks if it has
+/// oneofs or maps.
 pub(super) fn tabled(msg: &Message) -> TokenStream {
     let ty = &msg.ident;
+    let hook = |tag: &Tag, how: &str| {
+        let (tag, how) = (tag_value(tag), Ident::new(how, proc_macro2::Span::call_site()));
+        quote!(#tag => #how;)
+    };
     let mut entries: Vec<(u32, TokenStream)> = msg
         .fields
         .iter()
         .map(|f| (f.number, field_entry(msg, f)))
         .chain(oneof_runs(msg).flat_map(|run| {
-            run.into_iter().enumerate().map(|(i, m)| {
-                let tag = tag_value(&m.tag);
-                let entry = if i == 0 {
-                    quote!(__fastrs::table::Entry::hooked(#tag))
-                } else {
-                    quote!(__fastrs::table::Entry::hooked_read(#tag))
-                };
-                (m.number, entry)
-            })
+            run.into_iter()
+                .enumerate()
+                .map(|(i, m)| (m.number, hook(&m.tag, if i == 0 { "hooked" } else { "hooked_read" })))
         }))
-        .chain(msg.checked_extension_tags.iter().map(|t| {
-            let tag = tag_value(t);
-            (t.value >> 3, quote!(__fastrs::table::Entry::checked_utf8(#tag)))
-        }))
+        .chain(
+            msg.checked_extension_tags
+                .iter()
+                .map(|t| (t.value >> 3, hook(t, "checked_utf8"))),
+        )
         .collect();
     entries.sort_by_key(|&(number, _)| number);
     let index = by_number(&entries);
-    let count = Literal::usize_unsuffixed(entries.len());
     let entries = entries.iter().map(|(_, e)| e);
     let unknown = &msg.unknown_fields;
     let hooks = hooks(msg);
     quote! {
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for #ty {
-            const TABLE: &'static __fastrs::table::Table<Self> = {
-                static TABLE: __fastrs::table::Table<#ty, [__fastrs::table::Entry<#ty>; #count]> =
-                    __fastrs::table::Table::new(
-                        [#(#entries),*],
-                        &[#(#index),*],
-                        ::fastrs::table_field!(#ty, #unknown),
-                    );
-                &TABLE
-            };
+            __fastrs::table::table! {
+                #ty, #unknown, [#(#index),*];
+                #(#entries)*
+            }
             #hooks
         }
     }
@@ -81,11 +75,11 @@ fn by_number(entries: &[(u32, TokenStream)]) -> Vec<Literal> {
 }
 
 /// The entry of a field outside oneofs: a map's is read by the message's
-/// hooks; any other names the field and how to read it.
+/// hooks; any other names the field and how to handle it.
 fn field_entry(msg: &Message, f: &Field) -> TokenStream {
     let tag = tag_value(&f.tag);
     let (op, alt) = match &f.shape {
-        Shape::Map { .. } => return quote!(__fastrs::table::Entry::hooked(#tag)),
+        Shape::Map { .. } => return quote!(#tag => hooked;),
         Shape::Implicit(kind) => (shaped(msg, kind, "Implicit", "ImplicitClosed"), None),
         Shape::Optional(kind) => (shaped(msg, kind, "Optional", "OptionalClosed"), None),
         Shape::Repeated { kind, alt_tag, packed } => {
@@ -98,9 +92,12 @@ fn field_entry(msg: &Message, f: &Field) -> TokenStream {
         }
         Shape::OneofMember(_) => unreachable!("oneof members are entries of their oneof"),
     };
-    let alt = alt.map_or_else(|| quote!(0), tag_value);
-    let (ty, ident) = (&msg.ident, &f.ident);
-    quote!(__fastrs::table::Entry::new::<#op>(#tag, #alt, ::fastrs::table_field!(#ty, #ident)))
+    let alt = alt.map(|alt| {
+        let alt = tag_value(alt);
+        quote!(| #alt)
+    });
+    let ident = &f.ident;
+    quote!(#tag #alt #ident: #op;)
 }
 
 /// The `fastrs::table::FieldOp` of a field of `kind`: `plain<Codec>`, or
@@ -110,7 +107,7 @@ fn shaped(msg: &Message, kind: &Kind, plain: &str, closed: &str) -> TokenStream 
     match kind {
         Kind::Enum { path, closed: true, .. } => {
             let (shape, path) = (ident(closed), path.relative_to(&msg.scope));
-            quote!(__fastrs::table::#shape<#path>)
+            quote!(__fastrs::#shape<#path>)
         }
         Kind::Message {
             path,
@@ -120,11 +117,11 @@ fn shaped(msg: &Message, kind: &Kind, plain: &str, closed: &str) -> TokenStream 
         } => {
             let (shape, path) = (ident(plain), path.relative_to(&msg.scope));
             let codec = if *boxed { quote!(TabBox) } else { quote!(Tab) };
-            quote!(__fastrs::table::#shape<__fastrs::table::#codec<#path>>)
+            quote!(__fastrs::#shape<__fastrs::#codec<#path>>)
         }
         _ => {
             let (shape, codec) = (ident(plain), codec(kind, &msg.scope));
-            quote!(__fastrs::table::#shape<#codec>)
+            quote!(__fastrs::#shape<#codec>)
         }
     }
 }

@@ -28,8 +28,10 @@ use crate::wire::reader::Reader;
 use crate::wire::unknown::UnknownFields;
 use crate::wire::writer::Writer;
 
+mod macros;
 mod ops;
-mod run;
+#[doc(hidden)]
+pub mod run;
 
 pub use ops::{Expanded, ExpandedClosed, FieldOp, FieldVt, Implicit, ImplicitClosed, Optional, OptionalClosed, Packed};
 pub use ops::{MsgField, PackedClosed, Repeated, Tab, TabBox};
@@ -78,7 +80,8 @@ pub struct Entry<M> {
 
 /// An [`Entry`] without its message type, so that the interpreters are
 /// compiled once for all messages.
-struct Raw {
+#[doc(hidden)]
+pub struct Raw {
     tag: u32,
     alt: u32,
     offset: u32,
@@ -296,7 +299,22 @@ pub struct Table<M: 'static, E: ?Sized = [Entry<M>]> {
 }
 
 /// A [`Table`] without its message type, what the interpreters run.
-type Erased = Table<(), [Raw]>;
+#[doc(hidden)]
+pub type Erased = Table<(), [Raw]>;
+
+/// The table of each [`Tabled`] type without its message type, what
+/// `methods!` hands the interpreters: a constant, so that no code is
+/// compiled for it per type, and a blanket impl, so that no type can give
+/// another's table.
+#[doc(hidden)]
+pub trait ErasedOf {
+    const ERASED: &'static Erased;
+}
+
+impl<M: Tabled> ErasedOf for M {
+    // SAFETY: see the entry points below.
+    const ERASED: &'static Erased = unsafe { &*(M::TABLE as *const Table<M> as *const Erased) };
+}
 
 impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
     /// A table of `entries` (by ascending number, as `by_number` indexes

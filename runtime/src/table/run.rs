@@ -2,7 +2,10 @@
 //! write and clear, each a loop over a table's entries.
 //!
 //! Each takes a pointer to the message, of the type its table was made
-//! for: live, and exclusively borrowed for decode and clear.
+//! for: live, and exclusively borrowed for decode and clear. The runtime's
+//! `methods!` calls them (and [`read_partial`] and [`encode_to_vec`])
+//! with `<Self as ErasedOf>::ERASED` and `self`, so that a message type's methods
+//! compile to one call each, with no generic code instantiated for it.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -10,7 +13,9 @@ use alloc::vec::Vec;
 use super::ops::{Access, MsgField, Read};
 use super::{field_mut, field_ref, Erased, Op, Raw};
 use crate::codec::{self, Codec};
+use crate::message::decode;
 use crate::message::lax_string::LaxString;
+use crate::message::options::DecodeOptions;
 use crate::wire;
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
@@ -70,7 +75,7 @@ macro_rules! by_codec {
 /// See the module: `msg` is a live, exclusively borrowed message of the
 /// type `table` was made for.
 #[inline(never)]
-pub(super) unsafe fn merge(table: &Erased, msg: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+pub unsafe fn merge(table: &Erased, msg: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
     // SAFETY: the caller's contract; `table.unknown` is the offset of the
     // message's `UnknownFields` (`Table::new`).
     let unknown = || unsafe { field_mut::<UnknownFields>(msg, table.unknown) };
@@ -120,7 +125,7 @@ pub(super) unsafe fn merge(table: &Erased, msg: *mut u8, r: &mut Reader<'_>, dep
 /// # Safety
 /// See the module.
 #[inline(never)]
-pub(super) unsafe fn size(table: &Erased, msg: *const u8) -> usize {
+pub unsafe fn size(table: &Erased, msg: *const u8) -> usize {
     // SAFETY: as in `merge`, shared.
     let mut n = unsafe { field_ref::<UnknownFields>(msg, table.unknown) }.len();
     for e in &table.entries {
@@ -166,7 +171,7 @@ pub(super) unsafe fn size(table: &Erased, msg: *const u8) -> usize {
 /// # Safety
 /// See the module.
 #[inline(never)]
-pub(super) unsafe fn write_backward(table: &Erased, msg: *const u8, w: &mut Writer<'_>) {
+pub unsafe fn write_backward(table: &Erased, msg: *const u8, w: &mut Writer<'_>) {
     // SAFETY: as in `size`.
     unsafe { field_ref::<UnknownFields>(msg, table.unknown) }.write(w);
     for e in table.entries.iter().rev() {
@@ -225,7 +230,7 @@ unsafe fn write_entry(e: &Raw, key: &[u8], msg: *const u8, w: &mut Writer<'_>) {
 /// # Safety
 /// See the module.
 #[inline(never)]
-pub(super) unsafe fn clear(table: &Erased, msg: *mut u8) {
+pub unsafe fn clear(table: &Erased, msg: *mut u8) {
     for e in &table.entries {
         // SAFETY: as in `merge`.
         unsafe {
@@ -246,6 +251,50 @@ pub(super) unsafe fn clear(table: &Erased, msg: *mut u8) {
     }
     // SAFETY: as in `merge`.
     unsafe { field_mut::<UnknownFields>(msg, table.unknown) }.clear();
+}
+
+/// [`Message::fast_read_partial`](crate::Message::fast_read_partial) of
+/// the message at `msg`, of type `name`: its records in `buf`, within the
+/// limits of `options`.
+///
+/// # Errors
+/// As `fast_read_partial`.
+///
+/// # Safety
+/// As [`merge`].
+pub unsafe fn read_partial(
+    table: &Erased,
+    msg: *mut u8,
+    name: &'static str,
+    buf: &[u8],
+    options: &DecodeOptions,
+) -> Result<(), DecodeError> {
+    let r = Reader::with_budget(buf, options.allocation_budget(buf.len()));
+    // SAFETY: the caller's contract.
+    decode::enter(buf.len(), r, options, name, |r, depth| unsafe {
+        merge(table, msg, r, depth)
+    })
+}
+
+/// [`Message::encode_to_vec`](crate::Message::encode_to_vec) of the
+/// message at `msg`, of type `name`.
+///
+/// # Safety
+/// As [`size`].
+#[must_use]
+pub unsafe fn encode_to_vec(table: &Erased, msg: *const u8, name: &'static str) -> Vec<u8> {
+    // SAFETY: the caller's contract.
+    let size = unsafe { size(table, msg) };
+    let mut out = alloc::vec![0; size];
+    let mut w = Writer::new(&mut out);
+    // SAFETY: the caller's contract.
+    unsafe { write_backward(table, msg, &mut w) };
+    // A hand-written message held by this one could size itself wrong.
+    assert!(
+        w.remaining() == 0,
+        "fastrs: {name} did not write exactly its size() into the writer it was given"
+    );
+    out
 }
 
 /// Merges the length-delimited message that `r` is at into the message at

@@ -91,49 +91,25 @@ impl Enum for Color {
     }
 }
 
-/// `Message` by the type's table, as size-mode code implements it.
-macro_rules! tabled_message {
-    ($ty:ident, $name:literal) => {
-        impl crate::Message for $ty {
-            const FULL_NAME: &'static str = $name;
-            fn size(&self) -> usize {
-                size(self)
-            }
-            fn write_backward(&self, w: &mut Writer<'_>) {
-                write_backward(self, w);
-            }
-            fn merge_from(&mut self, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
-                merge(self, r, depth)
-            }
-            fn clear(&mut self) {
-                clear(self);
-            }
-            fn unknown_fields(&self) -> &UnknownFields {
-                &self.unknown
-            }
-            fn unknown_fields_mut(&mut self) -> &mut UnknownFields {
-                &mut self.unknown
-            }
-        }
-    };
+// Both messages' `Message` methods as size-mode code writes them.
+impl crate::Message for All {
+    const FULL_NAME: &'static str = "test.All";
+    crate::__table_methods!(unknown);
 }
 
-tabled_message!(All, "test.All");
-tabled_message!(Inner, "test.Inner");
+impl crate::Message for Inner {
+    const FULL_NAME: &'static str = "test.Inner";
+    crate::__table_methods!(unknown);
+}
 
+// `Inner`'s table as size-mode code writes it; `All`'s by hand.
 impl Tabled for Inner {
-    const TABLE: &'static Table<Self> = {
-        static TABLE: Table<Inner, [Entry<Inner>; 3]> = Table::new(
-            [
-                Entry::new::<Implicit<codec::Int32>>(1 << 3, 0, crate::table_field!(Inner, value)),
-                Entry::new::<Optional<TabBox<Inner>>>(2 << 3 | 2, 0, crate::table_field!(Inner, inner)),
-                Entry::new::<Implicit<codec::Int64>>(3 << 3, 0, crate::table_field!(Inner, extra)),
-            ],
-            &[0, 1, 2, 3],
-            crate::table_field!(Inner, unknown),
-        );
-        &TABLE
-    };
+    crate::__table! {
+        Inner, unknown, [0, 1, 2, 3];
+        0x08 value: Implicit<codec::Int32>;
+        0x12 inner: Optional<TabBox<Inner>>;
+        0x18 extra: Implicit<codec::Int64>;
+    }
 }
 
 impl Tabled for All {

@@ -22,71 +22,22 @@ pub struct User {
 #[allow(deprecated)]
 impl ::fastrs::Message for User {
     const FULL_NAME: &'static str = "golden.User";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for User {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<User, [__fastrs::table::Entry<User>; 9]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(User, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(User, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Uint32>,
-                >(0x1a, 0x18, ::fastrs::table_field!(User, scores)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(User, active)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<Role>>,
-                >(0x28, 0, ::fastrs::table_field!(User, role)),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::hooked_read(0x42),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Address>>,
-                >(0x4a, 0, ::fastrs::table_field!(User, home)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(User, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        User, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x10 id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a | 0x18 scores: __fastrs::Packed<__fastrs::Uint32>;
+        0x20 active: __fastrs::Optional<__fastrs::Bool>;
+        0x28 role: __fastrs::Implicit<__fastrs::OpenEnum<Role>>;
+        0x32 => hooked;
+        0x3a => hooked;
+        0x42 => hooked_read;
+        0x4a home: __fastrs::Optional<__fastrs::Tab<Address>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -226,56 +177,14 @@ pub struct Address {
 #[allow(deprecated)]
 impl ::fastrs::Message for Address {
     const FULL_NAME: &'static str = "golden.Address";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Address {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Address,
-            [__fastrs::table::Entry<Address>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Address, city)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Address, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Address, unknown_fields, [0, 1];
+        0x0a city: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// A chain of command: each manager holds the one they report to, so size and
 /// write follow `reports_to` in a loop.
@@ -325,27 +234,12 @@ impl ::fastrs::Message for Manager {
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Manager {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Manager,
-            [__fastrs::table::Entry<Manager>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Manager, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::TabBox<Manager>>,
-                >(0x12, 0, ::fastrs::table_field!(Manager, reports_to)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x18, 0, ::fastrs::table_field!(Manager, level)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Manager, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Manager, unknown_fields, [0, 1, 2, 3];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 reports_to: __fastrs::Optional<__fastrs::TabBox<Manager>>;
+        0x18 level: __fastrs::Implicit<__fastrs::Uint32>;
+    }
 }
 #[allow(deprecated)]
 impl __fastrs::chain::Chain for Manager {
@@ -391,61 +285,17 @@ pub struct Login {
 #[allow(deprecated)]
 impl ::fastrs::Message for Login {
     const FULL_NAME: &'static str = "golden.Login";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Login {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Login,
-            [__fastrs::table::Entry<Login>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Login, user)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Login, password)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked_read(0x20),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Login, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Login, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a user: __fastrs::Implicit<__fastrs::Str>;
+        0x12 password: __fastrs::Implicit<__fastrs::Str>;
+        0x1a => hooked;
+        0x20 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,

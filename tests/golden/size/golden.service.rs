@@ -61,36 +61,18 @@ impl ::fastrs::Message for Blob {
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Blob {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Blob, [__fastrs::table::Entry<Blob>; 9]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Blob, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::SharedBytes>,
-                >(0x12, 0, ::fastrs::table_field!(Blob, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::SharedBytes>,
-                >(0x1a, 0, ::fastrs::table_field!(Blob, chunks)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::SharedBytes>,
-                >(0x22, 0, ::fastrs::table_field!(Blob, checksum)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked_read(0x3a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Sint64>,
-                >(0x42, 0x40, ::fastrs::table_field!(Blob, offsets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::TabBox<Blob>>,
-                >(0x4a, 0, ::fastrs::table_field!(Blob, previous)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(Blob, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Blob, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        0x0a key: __fastrs::Implicit<__fastrs::Str>;
+        0x12 data: __fastrs::Implicit<__fastrs::SharedBytes>;
+        0x1a chunks: __fastrs::Repeated<__fastrs::SharedBytes>;
+        0x22 checksum: __fastrs::Optional<__fastrs::SharedBytes>;
+        0x2a => hooked;
+        0x32 => hooked;
+        0x3a => hooked_read;
+        0x42 | 0x40 offsets: __fastrs::Packed<__fastrs::Sint64>;
+        0x4a previous: __fastrs::Optional<__fastrs::TabBox<Blob>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -417,56 +399,14 @@ pub struct GetRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetRequest {
     const FULL_NAME: &'static str = "golden.service.GetRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetRequest,
-            [__fastrs::table::Entry<GetRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(GetRequest, key)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetRequest, unknown_fields, [0, 1];
+        0x0a key: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 impl ::fastrs::Described for GetRequest {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;
@@ -516,59 +456,15 @@ pub struct ListRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for ListRequest {
     const FULL_NAME: &'static str = "golden.service.ListRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ListRequest,
-            [__fastrs::table::Entry<ListRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ListRequest, prefix)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(ListRequest, limit)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ListRequest, unknown_fields, [0, 1, 2];
+        0x0a prefix: __fastrs::Implicit<__fastrs::Str>;
+        0x10 limit: __fastrs::Implicit<__fastrs::Uint32>;
+    }
 }
 impl ::fastrs::Described for ListRequest {
     const FILE_DESCRIPTOR_SET: &'static [u8] = FILE_DESCRIPTOR_SET;

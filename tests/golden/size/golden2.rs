@@ -20,77 +20,21 @@ pub struct Defaults {
 #[allow(deprecated)]
 impl ::fastrs::Message for Defaults {
     const FULL_NAME: &'static str = "golden2.Defaults";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Defaults {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Defaults,
-            [__fastrs::table::Entry<Defaults>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Defaults, count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Uint64>,
-                >(0x10, 0, ::fastrs::table_field!(Defaults, big)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(Defaults, ratio)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Float>,
-                >(0x25, 0, ::fastrs::table_field!(Defaults, nan)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(Defaults, on)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::LaxStr>,
-                >(0x32, 0, ::fastrs::table_field!(Defaults, text)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Bytes>,
-                >(0x3a, 0, ::fastrs::table_field!(Defaults, raw)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::OptionalClosed<Level>,
-                >(0x40, 0, ::fastrs::table_field!(Defaults, level)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(Defaults, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Defaults, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x08 count: __fastrs::Optional<__fastrs::Int32>;
+        0x10 big: __fastrs::Optional<__fastrs::Uint64>;
+        0x19 ratio: __fastrs::Optional<__fastrs::Double>;
+        0x25 nan: __fastrs::Optional<__fastrs::Float>;
+        0x28 on: __fastrs::Optional<__fastrs::Bool>;
+        0x32 text: __fastrs::Optional<__fastrs::LaxStr>;
+        0x3a raw: __fastrs::Optional<__fastrs::Bytes>;
+        0x40 level: __fastrs::OptionalClosed<Level>;
+    }
 }
 #[allow(deprecated)]
 impl Defaults {
@@ -166,6 +110,16 @@ impl ::fastrs::Message for Order {
     fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
         &mut self.unknown_fields
     }
+    fn fast_read_partial(
+        &mut self,
+        buf: &[u8],
+        options: &::fastrs::DecodeOptions,
+    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
+    }
+    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
+        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
+    }
     fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         if self.id.is_none() {
             return ::core::result::Result::Err(
@@ -180,55 +134,22 @@ impl ::fastrs::Message for Order {
         }
         ::core::result::Result::Ok(())
     }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Order {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Order,
-            [__fastrs::table::Entry<Order>; 10],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(Order, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::LaxStr>,
-                >(0x12, 0, ::fastrs::table_field!(Order, note)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::ExpandedClosed<Level>,
-                >(0x18, 0x1a, ::fastrs::table_field!(Order, levels)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::PackedClosed<Level>,
-                >(0x22, 0x20, ::fastrs::table_field!(Order, packed_levels)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Group<order::Shipping, 6>>,
-                >(0x33, 0, ::fastrs::table_field!(Order, shipping)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Group<order::Line, 8>>,
-                >(0x43, 0, ::fastrs::table_field!(Order, line)),
-                __fastrs::table::Entry::hooked(0x5a),
-                __fastrs::table::Entry::hooked_read(0x60),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::TabBox<Order>>,
-                >(0x6a, 0, ::fastrs::table_field!(Order, parent)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 0, 7, 0, 0, 8, 9, 10],
-            ::fastrs::table_field!(Order, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Order, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 0, 7, 0, 0, 8, 9, 10];
+        0x08 id: __fastrs::Optional<__fastrs::Int64>;
+        0x12 note: __fastrs::Optional<__fastrs::LaxStr>;
+        0x18 | 0x1a levels: __fastrs::ExpandedClosed<Level>;
+        0x22 | 0x20 packed_levels: __fastrs::PackedClosed<Level>;
+        0x2a => hooked;
+        0x33 shipping: __fastrs::Optional<__fastrs::Group<order::Shipping, 6>>;
+        0x43 line: __fastrs::Repeated<__fastrs::Group<order::Line, 8>>;
+        0x5a => hooked;
+        0x60 => hooked_read;
+        0x6a parent: __fastrs::Optional<__fastrs::TabBox<Order>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -452,28 +373,7 @@ pub mod order {
     #[allow(deprecated)]
     impl ::fastrs::Message for Shipping {
         const FULL_NAME: &'static str = "golden2.Order.Shipping";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
+        __fastrs::table::methods!(unknown_fields);
         fn check_required(&self) -> ::core::result::Result<(), ::fastrs::DecodeError> {
             if self.city.is_none() {
                 return ::core::result::Result::Err(
@@ -485,34 +385,13 @@ pub mod order {
             }
             ::core::result::Result::Ok(())
         }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Shipping {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Shipping,
-                [__fastrs::table::Entry<Shipping>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::LaxStr>,
-                    >(0x3a, 0, ::fastrs::table_field!(Shipping, city)),
-                ],
-                &[0, 0, 0, 0, 0, 0, 0, 1],
-                ::fastrs::table_field!(Shipping, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Shipping, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 1];
+            0x3a city: __fastrs::Optional<__fastrs::LaxStr>;
+        }
     }
     #[allow(deprecated)]
     impl Shipping {
@@ -531,59 +410,15 @@ pub mod order {
     #[allow(deprecated)]
     impl ::fastrs::Message for Line {
         const FULL_NAME: &'static str = "golden2.Order.Line";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Line {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Line,
-                [__fastrs::table::Entry<Line>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::LaxStr>,
-                    >(0x4a, 0, ::fastrs::table_field!(Line, sku)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::Int32>,
-                    >(0x50, 0, ::fastrs::table_field!(Line, quantity)),
-                ],
-                &[0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2],
-                ::fastrs::table_field!(Line, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Line, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2];
+            0x4a sku: __fastrs::Optional<__fastrs::LaxStr>;
+            0x50 quantity: __fastrs::Optional<__fastrs::Int32>;
+        }
     }
     #[allow(deprecated)]
     impl Line {
@@ -610,65 +445,17 @@ pub struct Keywords {
 #[allow(deprecated)]
 impl ::fastrs::Message for Keywords {
     const FULL_NAME: &'static str = "golden2.Keywords";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Keywords {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Keywords,
-            [__fastrs::table::Entry<Keywords>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Keywords, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::LaxStr>,
-                >(0x12, 0, ::fastrs::table_field!(Keywords, r#match)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(Keywords, self_)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<keywords::Option>>,
-                >(0x22, 0, ::fastrs::table_field!(Keywords, option)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Keywords, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Keywords, unknown_fields, [0, 1, 2, 3, 4];
+        0x08 r#type: __fastrs::Optional<__fastrs::Int32>;
+        0x12 r#match: __fastrs::Optional<__fastrs::LaxStr>;
+        0x18 self_: __fastrs::Optional<__fastrs::Int32>;
+        0x22 option: __fastrs::Optional<__fastrs::Tab<keywords::Option>>;
+    }
 }
 #[allow(deprecated)]
 impl Keywords {
@@ -697,56 +484,14 @@ pub mod keywords {
     #[allow(deprecated)]
     impl ::fastrs::Message for Option {
         const FULL_NAME: &'static str = "golden2.Keywords.Option";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Option {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Option,
-                [__fastrs::table::Entry<Option>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(Option, some)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(Option, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Option, unknown_fields, [0, 1];
+            0x08 some: __fastrs::Optional<__fastrs::Int32>;
+        }
     }
     #[allow(deprecated)]
     impl Option {
@@ -771,53 +516,14 @@ pub struct Old {
 #[allow(deprecated)]
 impl ::fastrs::Message for Old {
     const FULL_NAME: &'static str = "golden2.Old";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Old {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Old, [__fastrs::table::Entry<Old>; 1]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Old, x)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Old, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Old, unknown_fields, [0, 1];
+        0x08 x: __fastrs::Optional<__fastrs::Int32>;
+    }
 }
 #[allow(deprecated)]
 impl Old {

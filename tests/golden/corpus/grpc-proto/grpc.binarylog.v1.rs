@@ -40,86 +40,24 @@ pub struct GrpcLogEntry {
 #[allow(deprecated)]
 impl ::fastrs::Message for GrpcLogEntry {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.GrpcLogEntry";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GrpcLogEntry {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GrpcLogEntry,
-            [__fastrs::table::Entry<GrpcLogEntry>; 11],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(GrpcLogEntry, timestamp)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x10, 0, ::fastrs::table_field!(GrpcLogEntry, call_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(GrpcLogEntry, sequence_id_within_call),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<grpc_log_entry::EventType>,
-                    >,
-                >(0x20, 0, ::fastrs::table_field!(GrpcLogEntry, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>,
-                >(0x28, 0, ::fastrs::table_field!(GrpcLogEntry, logger)),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked_read(0x3a),
-                __fastrs::table::Entry::hooked_read(0x42),
-                __fastrs::table::Entry::hooked_read(0x4a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x50, 0, ::fastrs::table_field!(GrpcLogEntry, payload_truncated)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Address>>,
-                >(0x5a, 0, ::fastrs::table_field!(GrpcLogEntry, peer)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(GrpcLogEntry, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GrpcLogEntry, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        0x0a timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x10 call_id: __fastrs::Implicit<__fastrs::Uint64>;
+        0x18 sequence_id_within_call: __fastrs::Implicit<__fastrs::Uint64>;
+        0x20 r#type: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::EventType>>;
+        0x28 logger: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>;
+        0x32 => hooked;
+        0x3a => hooked_read;
+        0x42 => hooked_read;
+        0x4a => hooked_read;
+        0x50 payload_truncated: __fastrs::Implicit<__fastrs::Bool>;
+        0x5a peer: __fastrs::Optional<__fastrs::Tab<Address>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -426,67 +364,17 @@ pub struct ClientHeader {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientHeader {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.ClientHeader";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientHeader {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientHeader,
-            [__fastrs::table::Entry<ClientHeader>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Metadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientHeader, metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ClientHeader, method_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ClientHeader, authority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(ClientHeader, timeout)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ClientHeader, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientHeader, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a metadata: __fastrs::Optional<__fastrs::Tab<Metadata>>;
+        0x12 method_name: __fastrs::Implicit<__fastrs::Str>;
+        0x1a authority: __fastrs::Implicit<__fastrs::Str>;
+        0x22 timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerHeader {
@@ -498,56 +386,14 @@ pub struct ServerHeader {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerHeader {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.ServerHeader";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerHeader {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerHeader,
-            [__fastrs::table::Entry<ServerHeader>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Metadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerHeader, metadata)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServerHeader, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerHeader, unknown_fields, [0, 1];
+        0x0a metadata: __fastrs::Optional<__fastrs::Tab<Metadata>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Trailer {
@@ -567,65 +413,17 @@ pub struct Trailer {
 #[allow(deprecated)]
 impl ::fastrs::Message for Trailer {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.Trailer";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Trailer {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Trailer,
-            [__fastrs::table::Entry<Trailer>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Metadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(Trailer, metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(Trailer, status_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Trailer, status_message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x22, 0, ::fastrs::table_field!(Trailer, status_details)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Trailer, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Trailer, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a metadata: __fastrs::Optional<__fastrs::Tab<Metadata>>;
+        0x10 status_code: __fastrs::Implicit<__fastrs::Uint32>;
+        0x1a status_message: __fastrs::Implicit<__fastrs::Str>;
+        0x22 status_details: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 /// Message payload, used by CLIENT_MESSAGE and SERVER_MESSAGE
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -641,59 +439,15 @@ pub struct Message {
 #[allow(deprecated)]
 impl ::fastrs::Message for Message {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.Message";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Message {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Message,
-            [__fastrs::table::Entry<Message>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(Message, length)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Message, data)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Message, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Message, unknown_fields, [0, 1, 2];
+        0x08 length: __fastrs::Implicit<__fastrs::Uint32>;
+        0x12 data: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 /// A list of metadata pairs, used in the payload of client header,
 /// server header, and server trailer.
@@ -725,56 +479,14 @@ pub struct Metadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for Metadata {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.Metadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Metadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Metadata,
-            [__fastrs::table::Entry<Metadata>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<MetadataEntry>>,
-                >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Metadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Metadata, unknown_fields, [0, 1];
+        0x0a entry: __fastrs::Repeated<__fastrs::Tab<MetadataEntry>>;
+    }
 }
 /// A metadata key value pair
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -787,59 +499,15 @@ pub struct MetadataEntry {
 #[allow(deprecated)]
 impl ::fastrs::Message for MetadataEntry {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.MetadataEntry";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MetadataEntry {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            MetadataEntry,
-            [__fastrs::table::Entry<MetadataEntry>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(MetadataEntry, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        MetadataEntry, unknown_fields, [0, 1, 2];
+        0x0a key: __fastrs::Implicit<__fastrs::Str>;
+        0x12 value: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 /// Address information
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -854,62 +522,16 @@ pub struct Address {
 #[allow(deprecated)]
 impl ::fastrs::Message for Address {
     const FULL_NAME: &'static str = "grpc.binarylog.v1.Address";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Address {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Address,
-            [__fastrs::table::Entry<Address>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<address::Type>>,
-                >(0x08, 0, ::fastrs::table_field!(Address, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Address, address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x18, 0, ::fastrs::table_field!(Address, ip_port)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Address, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Address, unknown_fields, [0, 1, 2, 3];
+        0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<address::Type>>;
+        0x12 address: __fastrs::Implicit<__fastrs::Str>;
+        0x18 ip_port: __fastrs::Implicit<__fastrs::Uint32>;
+    }
 }
 /// Types nested in [`Address`].
 pub mod address {

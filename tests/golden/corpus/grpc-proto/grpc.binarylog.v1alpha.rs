@@ -60,90 +60,26 @@ pub struct GrpcLogEntry {
 #[allow(deprecated)]
 impl ::fastrs::Message for GrpcLogEntry {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.GrpcLogEntry";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GrpcLogEntry {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GrpcLogEntry,
-            [__fastrs::table::Entry<GrpcLogEntry>; 13],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Type>>,
-                >(0x08, 0, ::fastrs::table_field!(GrpcLogEntry, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>,
-                >(0x10, 0, ::fastrs::table_field!(GrpcLogEntry, logger)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Uint128>>,
-                >(0x1a, 0, ::fastrs::table_field!(GrpcLogEntry, call_id)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked_read(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Peer>>,
-                >(0x32, 0, ::fastrs::table_field!(GrpcLogEntry, peer)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x38, 0, ::fastrs::table_field!(GrpcLogEntry, truncated)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(GrpcLogEntry, method_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x48, 0, ::fastrs::table_field!(GrpcLogEntry, status_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(GrpcLogEntry, status_message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x5a, 0, ::fastrs::table_field!(GrpcLogEntry, status_details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x62, 0, ::fastrs::table_field!(GrpcLogEntry, timeout)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x68, 0, ::fastrs::table_field!(GrpcLogEntry, sequence_id_within_call)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-            ::fastrs::table_field!(GrpcLogEntry, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GrpcLogEntry, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+        0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::Type>>;
+        0x10 logger: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>;
+        0x1a call_id: __fastrs::Optional<__fastrs::Tab<Uint128>>;
+        0x22 => hooked;
+        0x2a => hooked_read;
+        0x32 peer: __fastrs::Optional<__fastrs::Tab<Peer>>;
+        0x38 truncated: __fastrs::Implicit<__fastrs::Bool>;
+        0x42 method_name: __fastrs::Implicit<__fastrs::Str>;
+        0x48 status_code: __fastrs::Implicit<__fastrs::Uint32>;
+        0x52 status_message: __fastrs::Implicit<__fastrs::Str>;
+        0x5a status_details: __fastrs::Implicit<__fastrs::Bytes>;
+        0x62 timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x68 sequence_id_within_call: __fastrs::Implicit<__fastrs::Uint32>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -368,62 +304,16 @@ pub struct Message {
 #[allow(deprecated)]
 impl ::fastrs::Message for Message {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.Message";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Message {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Message,
-            [__fastrs::table::Entry<Message>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(Message, flags)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(Message, length)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(Message, data)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Message, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Message, unknown_fields, [0, 1, 2, 3];
+        0x08 flags: __fastrs::Implicit<__fastrs::Uint32>;
+        0x10 length: __fastrs::Implicit<__fastrs::Uint32>;
+        0x1a data: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 /// A list of metadata pairs, used in the payload of CLIENT_INIT_METADATA,
 /// SERVER_INIT_METADATA and TRAILING_METADATA
@@ -447,56 +337,14 @@ pub struct Metadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for Metadata {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.Metadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Metadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Metadata,
-            [__fastrs::table::Entry<Metadata>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<MetadataEntry>>,
-                >(0x0a, 0, ::fastrs::table_field!(Metadata, entry)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Metadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Metadata, unknown_fields, [0, 1];
+        0x0a entry: __fastrs::Repeated<__fastrs::Tab<MetadataEntry>>;
+    }
 }
 /// A metadata key value pair
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -511,59 +359,15 @@ pub struct MetadataEntry {
 #[allow(deprecated)]
 impl ::fastrs::Message for MetadataEntry {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.MetadataEntry";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MetadataEntry {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            MetadataEntry,
-            [__fastrs::table::Entry<MetadataEntry>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(MetadataEntry, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        MetadataEntry, unknown_fields, [0, 1, 2];
+        0x0a key: __fastrs::Implicit<__fastrs::Bytes>;
+        0x12 value: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 /// Peer information
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -584,62 +388,17 @@ pub struct Peer {
 #[allow(deprecated)]
 impl ::fastrs::Message for Peer {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.Peer";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Peer {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Peer, [__fastrs::table::Entry<Peer>; 4]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<peer::PeerType>>,
-                >(0x08, 0, ::fastrs::table_field!(Peer, peer_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Peer, peer)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Peer, address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x20, 0, ::fastrs::table_field!(Peer, ip_port)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Peer, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Peer, unknown_fields, [0, 1, 2, 3, 4];
+        0x08 peer_type: __fastrs::Implicit<__fastrs::OpenEnum<peer::PeerType>>;
+        0x12 peer: __fastrs::Implicit<__fastrs::Bytes>;
+        0x1a address: __fastrs::Implicit<__fastrs::Str>;
+        0x20 ip_port: __fastrs::Implicit<__fastrs::Uint32>;
+    }
 }
 /// Types nested in [`Peer`].
 pub mod peer {
@@ -703,57 +462,13 @@ pub struct Uint128 {
 #[allow(deprecated)]
 impl ::fastrs::Message for Uint128 {
     const FULL_NAME: &'static str = "grpc.binarylog.v1alpha.Uint128";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Uint128 {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Uint128,
-            [__fastrs::table::Entry<Uint128>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Fixed64>,
-                >(0x09, 0, ::fastrs::table_field!(Uint128, high)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Fixed64>,
-                >(0x11, 0, ::fastrs::table_field!(Uint128, low)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Uint128, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Uint128, unknown_fields, [0, 1, 2];
+        0x09 high: __fastrs::Implicit<__fastrs::Fixed64>;
+        0x11 low: __fastrs::Implicit<__fastrs::Fixed64>;
+    }
 }

@@ -28,68 +28,18 @@ pub struct Channel {
 #[allow(deprecated)]
 impl ::fastrs::Message for Channel {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Channel";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Channel {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Channel,
-            [__fastrs::table::Entry<Channel>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Channel, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelData>>,
-                >(0x12, 0, ::fastrs::table_field!(Channel, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelRef>>,
-                >(0x1a, 0, ::fastrs::table_field!(Channel, channel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<SubchannelRef>>,
-                >(0x22, 0, ::fastrs::table_field!(Channel, subchannel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketRef>>,
-                >(0x2a, 0, ::fastrs::table_field!(Channel, socket_ref)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Channel, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Channel, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a r#ref: __fastrs::Optional<__fastrs::Tab<ChannelRef>>;
+        0x12 data: __fastrs::Optional<__fastrs::Tab<ChannelData>>;
+        0x1a channel_ref: __fastrs::Repeated<__fastrs::Tab<ChannelRef>>;
+        0x22 subchannel_ref: __fastrs::Repeated<__fastrs::Tab<SubchannelRef>>;
+        0x2a socket_ref: __fastrs::Repeated<__fastrs::Tab<SocketRef>>;
+    }
 }
 /// Subchannel is a logical grouping of channels, subchannels, and sockets.
 /// A subchannel is load balanced over by its ancestor
@@ -116,68 +66,18 @@ pub struct Subchannel {
 #[allow(deprecated)]
 impl ::fastrs::Message for Subchannel {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Subchannel";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Subchannel {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Subchannel,
-            [__fastrs::table::Entry<Subchannel>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<SubchannelRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Subchannel, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelData>>,
-                >(0x12, 0, ::fastrs::table_field!(Subchannel, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelRef>>,
-                >(0x1a, 0, ::fastrs::table_field!(Subchannel, channel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<SubchannelRef>>,
-                >(0x22, 0, ::fastrs::table_field!(Subchannel, subchannel_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketRef>>,
-                >(0x2a, 0, ::fastrs::table_field!(Subchannel, socket_ref)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Subchannel, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Subchannel, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a r#ref: __fastrs::Optional<__fastrs::Tab<SubchannelRef>>;
+        0x12 data: __fastrs::Optional<__fastrs::Tab<ChannelData>>;
+        0x1a channel_ref: __fastrs::Repeated<__fastrs::Tab<ChannelRef>>;
+        0x22 subchannel_ref: __fastrs::Repeated<__fastrs::Tab<SubchannelRef>>;
+        0x2a socket_ref: __fastrs::Repeated<__fastrs::Tab<SocketRef>>;
+    }
 }
 /// These come from the specified states in this document:
 /// <https://github.com/grpc/grpc/blob/master/doc/connectivity-semantics-and-api.md>
@@ -190,58 +90,14 @@ pub struct ChannelConnectivityState {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelConnectivityState {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelConnectivityState";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelConnectivityState {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChannelConnectivityState,
-            [__fastrs::table::Entry<ChannelConnectivityState>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<channel_connectivity_state::State>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(ChannelConnectivityState, state)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ChannelConnectivityState, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChannelConnectivityState, unknown_fields, [0, 1];
+        0x08 state: __fastrs::Implicit<__fastrs::OpenEnum<channel_connectivity_state::State>>;
+    }
 }
 /// Types nested in [`ChannelConnectivityState`].
 pub mod channel_connectivity_state {
@@ -326,89 +182,21 @@ pub struct ChannelData {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelData {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelData";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelData {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChannelData,
-            [__fastrs::table::Entry<ChannelData>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<ChannelConnectivityState>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ChannelData, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ChannelData, target)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelTrace>>,
-                >(0x1a, 0, ::fastrs::table_field!(ChannelData, trace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(ChannelData, calls_started)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x28, 0, ::fastrs::table_field!(ChannelData, calls_succeeded)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x30, 0, ::fastrs::table_field!(ChannelData, calls_failed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(ChannelData, last_call_started_timestamp),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(ChannelData, max_connections_per_subchannel),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(ChannelData, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChannelData, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a state: __fastrs::Optional<__fastrs::Tab<ChannelConnectivityState>>;
+        0x12 target: __fastrs::Implicit<__fastrs::Str>;
+        0x1a trace: __fastrs::Optional<__fastrs::Tab<ChannelTrace>>;
+        0x20 calls_started: __fastrs::Implicit<__fastrs::Int64>;
+        0x28 calls_succeeded: __fastrs::Implicit<__fastrs::Int64>;
+        0x30 calls_failed: __fastrs::Implicit<__fastrs::Int64>;
+        0x3a last_call_started_timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x40 max_connections_per_subchannel: __fastrs::Implicit<__fastrs::Uint32>;
+    }
 }
 /// A trace event is an interesting thing that happened to a channel or
 /// subchannel, such as creation, address resolution, subchannel creation, etc.
@@ -431,68 +219,18 @@ pub struct ChannelTraceEvent {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelTraceEvent {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelTraceEvent";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelTraceEvent {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChannelTraceEvent,
-            [__fastrs::table::Entry<ChannelTraceEvent>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ChannelTraceEvent, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<channel_trace_event::Severity>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(ChannelTraceEvent, severity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ChannelTraceEvent, timestamp)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked_read(0x2a),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ChannelTraceEvent, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChannelTraceEvent, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a description: __fastrs::Implicit<__fastrs::Str>;
+        0x10 severity: __fastrs::Implicit<__fastrs::OpenEnum<channel_trace_event::Severity>>;
+        0x1a timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x22 => hooked;
+        0x2a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -658,64 +396,16 @@ pub struct ChannelTrace {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelTrace {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelTrace";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelTrace {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChannelTrace,
-            [__fastrs::table::Entry<ChannelTrace>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(ChannelTrace, num_events_logged)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ChannelTrace, creation_timestamp)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelTraceEvent>>,
-                >(0x1a, 0, ::fastrs::table_field!(ChannelTrace, events)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ChannelTrace, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChannelTrace, unknown_fields, [0, 1, 2, 3];
+        0x08 num_events_logged: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 creation_timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x1a events: __fastrs::Repeated<__fastrs::Tab<ChannelTraceEvent>>;
+    }
 }
 /// ChannelRef is a reference to a Channel.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -730,59 +420,15 @@ pub struct ChannelRef {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelRef {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ChannelRef";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelRef {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChannelRef,
-            [__fastrs::table::Entry<ChannelRef>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(ChannelRef, channel_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ChannelRef, name)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ChannelRef, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChannelRef, unknown_fields, [0, 1, 2];
+        0x08 channel_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// SubchannelRef is a reference to a Subchannel.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -797,59 +443,15 @@ pub struct SubchannelRef {
 #[allow(deprecated)]
 impl ::fastrs::Message for SubchannelRef {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SubchannelRef";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SubchannelRef {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SubchannelRef,
-            [__fastrs::table::Entry<SubchannelRef>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x38, 0, ::fastrs::table_field!(SubchannelRef, subchannel_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(SubchannelRef, name)),
-            ],
-            &[0, 0, 0, 0, 0, 0, 0, 1, 2],
-            ::fastrs::table_field!(SubchannelRef, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SubchannelRef, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 1, 2];
+        0x38 subchannel_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x42 name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// SocketRef is a reference to a Socket.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -864,59 +466,15 @@ pub struct SocketRef {
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketRef {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketRef";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketRef {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SocketRef,
-            [__fastrs::table::Entry<SocketRef>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(SocketRef, socket_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(SocketRef, name)),
-            ],
-            &[0, 0, 0, 1, 2],
-            ::fastrs::table_field!(SocketRef, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SocketRef, unknown_fields, [0, 0, 0, 1, 2];
+        0x18 socket_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// ServerRef is a reference to a Server.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -931,59 +489,15 @@ pub struct ServerRef {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerRef {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ServerRef";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerRef {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerRef,
-            [__fastrs::table::Entry<ServerRef>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x28, 0, ::fastrs::table_field!(ServerRef, server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(ServerRef, name)),
-            ],
-            &[0, 0, 0, 0, 0, 1, 2],
-            ::fastrs::table_field!(ServerRef, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerRef, unknown_fields, [0, 0, 0, 0, 0, 1, 2];
+        0x28 server_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x32 name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Server represents a single server.  There may be multiple servers in a single
 /// program.
@@ -1002,62 +516,16 @@ pub struct Server {
 #[allow(deprecated)]
 impl ::fastrs::Message for Server {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Server";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Server {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Server,
-            [__fastrs::table::Entry<Server>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ServerRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Server, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ServerData>>,
-                >(0x12, 0, ::fastrs::table_field!(Server, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketRef>>,
-                >(0x1a, 0, ::fastrs::table_field!(Server, listen_socket)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Server, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Server, unknown_fields, [0, 1, 2, 3];
+        0x0a r#ref: __fastrs::Optional<__fastrs::Tab<ServerRef>>;
+        0x12 data: __fastrs::Optional<__fastrs::Tab<ServerData>>;
+        0x1a listen_socket: __fastrs::Repeated<__fastrs::Tab<SocketRef>>;
+    }
 }
 /// ServerData is data for a specific Server.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1080,74 +548,18 @@ pub struct ServerData {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerData {
     const FULL_NAME: &'static str = "grpc.channelz.v1.ServerData";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerData {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerData,
-            [__fastrs::table::Entry<ServerData>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ChannelTrace>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerData, trace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(ServerData, calls_started)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(ServerData, calls_succeeded)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(ServerData, calls_failed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ServerData, last_call_started_timestamp),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ServerData, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerData, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a trace: __fastrs::Optional<__fastrs::Tab<ChannelTrace>>;
+        0x10 calls_started: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 calls_succeeded: __fastrs::Implicit<__fastrs::Int64>;
+        0x20 calls_failed: __fastrs::Implicit<__fastrs::Int64>;
+        0x2a last_call_started_timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 /// Information about an actual connection.  Pronounced "sock-ay".
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1172,71 +584,19 @@ pub struct Socket {
 #[allow(deprecated)]
 impl ::fastrs::Message for Socket {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Socket";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Socket {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Socket,
-            [__fastrs::table::Entry<Socket>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<SocketRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(Socket, r#ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<SocketData>>,
-                >(0x12, 0, ::fastrs::table_field!(Socket, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Address>>,
-                >(0x1a, 0, ::fastrs::table_field!(Socket, local)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Address>>,
-                >(0x22, 0, ::fastrs::table_field!(Socket, remote)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Security>>,
-                >(0x2a, 0, ::fastrs::table_field!(Socket, security)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(Socket, remote_name)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(Socket, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Socket, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a r#ref: __fastrs::Optional<__fastrs::Tab<SocketRef>>;
+        0x12 data: __fastrs::Optional<__fastrs::Tab<SocketData>>;
+        0x1a local: __fastrs::Optional<__fastrs::Tab<Address>>;
+        0x22 remote: __fastrs::Optional<__fastrs::Tab<Address>>;
+        0x2a security: __fastrs::Optional<__fastrs::Tab<Security>>;
+        0x32 remote_name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// SocketData is data associated for a specific Socket.  The fields present
 /// are specific to the implementation, so there may be minor differences in
@@ -1305,144 +665,28 @@ pub struct SocketData {
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketData {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketData";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketData {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SocketData,
-            [__fastrs::table::Entry<SocketData>; 15],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(SocketData, streams_started)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(SocketData, streams_succeeded)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(SocketData, streams_failed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(SocketData, messages_sent)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x28, 0, ::fastrs::table_field!(SocketData, messages_received)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x30, 0, ::fastrs::table_field!(SocketData, keep_alives_sent)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        SocketData, last_local_stream_created_timestamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        SocketData, last_remote_stream_created_timestamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(SocketData, last_message_sent_timestamp),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(SocketData, last_message_received_timestamp),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Int64Value>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(SocketData, local_flow_control_window),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Int64Value>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(SocketData, remote_flow_control_window),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketOption>>,
-                >(0x6a, 0, ::fastrs::table_field!(SocketData, option)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::UInt32Value>,
-                    >,
-                >(0x72, 0, ::fastrs::table_field!(SocketData, received_goaway_error)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x78,
-                    0,
-                    ::fastrs::table_field!(SocketData, peer_max_concurrent_streams),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-            ::fastrs::table_field!(SocketData, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SocketData, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+        0x08 streams_started: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 streams_succeeded: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 streams_failed: __fastrs::Implicit<__fastrs::Int64>;
+        0x20 messages_sent: __fastrs::Implicit<__fastrs::Int64>;
+        0x28 messages_received: __fastrs::Implicit<__fastrs::Int64>;
+        0x30 keep_alives_sent: __fastrs::Implicit<__fastrs::Int64>;
+        0x3a last_local_stream_created_timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x42 last_remote_stream_created_timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x4a last_message_sent_timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x52 last_message_received_timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x5a local_flow_control_window: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Int64Value>>;
+        0x62 remote_flow_control_window: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Int64Value>>;
+        0x6a option: __fastrs::Repeated<__fastrs::Tab<SocketOption>>;
+        0x72 received_goaway_error: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::UInt32Value>>;
+        0x78 peer_max_concurrent_streams: __fastrs::Implicit<__fastrs::Uint32>;
+    }
 }
 /// Address represents the address used to create the socket.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1454,56 +698,16 @@ pub struct Address {
 #[allow(deprecated)]
 impl ::fastrs::Message for Address {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Address";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Address {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Address,
-            [__fastrs::table::Entry<Address>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Address, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Address, unknown_fields, [0, 1, 2, 3];
+        0x0a => hooked;
+        0x12 => hooked_read;
+        0x1a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1640,59 +844,15 @@ pub mod address {
     #[allow(deprecated)]
     impl ::fastrs::Message for TcpIpAddress {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Address.TcpIpAddress";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for TcpIpAddress {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                TcpIpAddress,
-                [__fastrs::table::Entry<TcpIpAddress>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x0a, 0, ::fastrs::table_field!(TcpIpAddress, ip_address)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x10, 0, ::fastrs::table_field!(TcpIpAddress, port)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(TcpIpAddress, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            TcpIpAddress, unknown_fields, [0, 1, 2];
+            0x0a ip_address: __fastrs::Implicit<__fastrs::Bytes>;
+            0x10 port: __fastrs::Implicit<__fastrs::Int32>;
+        }
     }
     /// A Unix Domain Socket address.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -1704,56 +864,14 @@ pub mod address {
     #[allow(deprecated)]
     impl ::fastrs::Message for UdsAddress {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Address.UdsAddress";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for UdsAddress {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                UdsAddress,
-                [__fastrs::table::Entry<UdsAddress>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(UdsAddress, filename)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(UdsAddress, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            UdsAddress, unknown_fields, [0, 1];
+            0x0a filename: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
     /// An address type not included above.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -1768,61 +886,15 @@ pub mod address {
     #[allow(deprecated)]
     impl ::fastrs::Message for OtherAddress {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Address.OtherAddress";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for OtherAddress {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                OtherAddress,
-                [__fastrs::table::Entry<OtherAddress>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(OtherAddress, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Any>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(OtherAddress, value)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(OtherAddress, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            OtherAddress, unknown_fields, [0, 1, 2];
+            0x0a name: __fastrs::Implicit<__fastrs::Str>;
+            0x12 value: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
+        }
     }
 }
 /// Security represents details about how secure the socket is.
@@ -1835,55 +907,15 @@ pub struct Security {
 #[allow(deprecated)]
 impl ::fastrs::Message for Security {
     const FULL_NAME: &'static str = "grpc.channelz.v1.Security";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Security {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Security,
-            [__fastrs::table::Entry<Security>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Security, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Security, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1993,61 +1025,17 @@ pub mod security {
     #[allow(deprecated)]
     impl ::fastrs::Message for Tls {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Security.Tls";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Tls {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Tls,
-                [__fastrs::table::Entry<Tls>; 4],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::hooked(0x0a),
-                    __fastrs::table::Entry::hooked_read(0x12),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x1a, 0, ::fastrs::table_field!(Tls, local_certificate)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x22, 0, ::fastrs::table_field!(Tls, remote_certificate)),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(Tls, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Tls, unknown_fields, [0, 1, 2, 3, 4];
+            0x0a => hooked;
+            0x12 => hooked_read;
+            0x1a local_certificate: __fastrs::Implicit<__fastrs::Bytes>;
+            0x22 remote_certificate: __fastrs::Implicit<__fastrs::Bytes>;
+        }
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -2149,61 +1137,15 @@ pub mod security {
     #[allow(deprecated)]
     impl ::fastrs::Message for OtherSecurity {
         const FULL_NAME: &'static str = "grpc.channelz.v1.Security.OtherSecurity";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for OtherSecurity {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                OtherSecurity,
-                [__fastrs::table::Entry<OtherSecurity>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(OtherSecurity, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Any>,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(OtherSecurity, value)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(OtherSecurity, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            OtherSecurity, unknown_fields, [0, 1, 2];
+            0x0a name: __fastrs::Implicit<__fastrs::Str>;
+            0x12 value: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
+        }
     }
 }
 /// SocketOption represents socket options for a socket.  Specifically, these
@@ -2225,62 +1167,16 @@ pub struct SocketOption {
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketOption {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketOption";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketOption {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SocketOption,
-            [__fastrs::table::Entry<SocketOption>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(SocketOption, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(SocketOption, value)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x1a, 0, ::fastrs::table_field!(SocketOption, additional)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(SocketOption, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SocketOption, unknown_fields, [0, 1, 2, 3];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 value: __fastrs::Implicit<__fastrs::Str>;
+        0x1a additional: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
+    }
 }
 /// For use with SocketOption's additional field.  This is primarily used for
 /// SO_RCVTIMEO and SO_SNDTIMEO
@@ -2293,58 +1189,14 @@ pub struct SocketOptionTimeout {
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketOptionTimeout {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketOptionTimeout";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketOptionTimeout {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SocketOptionTimeout,
-            [__fastrs::table::Entry<SocketOptionTimeout>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(SocketOptionTimeout, duration)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(SocketOptionTimeout, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SocketOptionTimeout, unknown_fields, [0, 1];
+        0x0a duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 /// For use with SocketOption's additional field.  This is primarily used for
 /// SO_LINGER.
@@ -2360,61 +1212,15 @@ pub struct SocketOptionLinger {
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketOptionLinger {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketOptionLinger";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketOptionLinger {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SocketOptionLinger,
-            [__fastrs::table::Entry<SocketOptionLinger>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(SocketOptionLinger, active)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(SocketOptionLinger, duration)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SocketOptionLinger, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SocketOptionLinger, unknown_fields, [0, 1, 2];
+        0x08 active: __fastrs::Implicit<__fastrs::Bool>;
+        0x12 duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 /// For use with SocketOption's additional field.  Tcp info for
 /// SOL_TCP and TCP_INFO.
@@ -2455,171 +1261,43 @@ pub struct SocketOptionTcpInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketOptionTcpInfo {
     const FULL_NAME: &'static str = "grpc.channelz.v1.SocketOptionTcpInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketOptionTcpInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SocketOptionTcpInfo,
-            [__fastrs::table::Entry<SocketOptionTcpInfo>; 29],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_ca_state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_retransmits),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x20, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_probes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x28, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_backoff)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x30, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_options)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x38, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_snd_wscale)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x40, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rcv_wscale)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x48, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rto)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x50, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_ato)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x58, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_snd_mss)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x60, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rcv_mss)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x68, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_unacked)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x70, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_sacked)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x78, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_lost)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x80, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_retrans)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x88, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_fackets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x90,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_last_data_sent),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x98,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_last_ack_sent),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0xa0,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_last_data_recv),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0xa8,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_last_ack_recv),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xb0, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_pmtu)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0xb8,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rcv_ssthresh),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xc0, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rtt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xc8, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_rttvar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0xd0,
-                    0,
-                    ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_snd_ssthresh),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xd8, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_snd_cwnd)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xe0, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_advmss)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0xe8, 0, ::fastrs::table_field!(SocketOptionTcpInfo, tcpi_reordering)),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29,
-            ],
-            ::fastrs::table_field!(SocketOptionTcpInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SocketOptionTcpInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+            16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
+        0x08 tcpi_state: __fastrs::Implicit<__fastrs::Uint32>;
+        0x10 tcpi_ca_state: __fastrs::Implicit<__fastrs::Uint32>;
+        0x18 tcpi_retransmits: __fastrs::Implicit<__fastrs::Uint32>;
+        0x20 tcpi_probes: __fastrs::Implicit<__fastrs::Uint32>;
+        0x28 tcpi_backoff: __fastrs::Implicit<__fastrs::Uint32>;
+        0x30 tcpi_options: __fastrs::Implicit<__fastrs::Uint32>;
+        0x38 tcpi_snd_wscale: __fastrs::Implicit<__fastrs::Uint32>;
+        0x40 tcpi_rcv_wscale: __fastrs::Implicit<__fastrs::Uint32>;
+        0x48 tcpi_rto: __fastrs::Implicit<__fastrs::Uint32>;
+        0x50 tcpi_ato: __fastrs::Implicit<__fastrs::Uint32>;
+        0x58 tcpi_snd_mss: __fastrs::Implicit<__fastrs::Uint32>;
+        0x60 tcpi_rcv_mss: __fastrs::Implicit<__fastrs::Uint32>;
+        0x68 tcpi_unacked: __fastrs::Implicit<__fastrs::Uint32>;
+        0x70 tcpi_sacked: __fastrs::Implicit<__fastrs::Uint32>;
+        0x78 tcpi_lost: __fastrs::Implicit<__fastrs::Uint32>;
+        0x80 tcpi_retrans: __fastrs::Implicit<__fastrs::Uint32>;
+        0x88 tcpi_fackets: __fastrs::Implicit<__fastrs::Uint32>;
+        0x90 tcpi_last_data_sent: __fastrs::Implicit<__fastrs::Uint32>;
+        0x98 tcpi_last_ack_sent: __fastrs::Implicit<__fastrs::Uint32>;
+        0xa0 tcpi_last_data_recv: __fastrs::Implicit<__fastrs::Uint32>;
+        0xa8 tcpi_last_ack_recv: __fastrs::Implicit<__fastrs::Uint32>;
+        0xb0 tcpi_pmtu: __fastrs::Implicit<__fastrs::Uint32>;
+        0xb8 tcpi_rcv_ssthresh: __fastrs::Implicit<__fastrs::Uint32>;
+        0xc0 tcpi_rtt: __fastrs::Implicit<__fastrs::Uint32>;
+        0xc8 tcpi_rttvar: __fastrs::Implicit<__fastrs::Uint32>;
+        0xd0 tcpi_snd_ssthresh: __fastrs::Implicit<__fastrs::Uint32>;
+        0xd8 tcpi_snd_cwnd: __fastrs::Implicit<__fastrs::Uint32>;
+        0xe0 tcpi_advmss: __fastrs::Implicit<__fastrs::Uint32>;
+        0xe8 tcpi_reordering: __fastrs::Implicit<__fastrs::Uint32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetTopChannelsRequest {
@@ -2639,63 +1317,15 @@ pub struct GetTopChannelsRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetTopChannelsRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetTopChannelsRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetTopChannelsRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetTopChannelsRequest,
-            [__fastrs::table::Entry<GetTopChannelsRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(GetTopChannelsRequest, start_channel_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(GetTopChannelsRequest, max_results)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetTopChannelsRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetTopChannelsRequest, unknown_fields, [0, 1, 2];
+        0x08 start_channel_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 max_results: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetTopChannelsResponse {
@@ -2713,59 +1343,15 @@ pub struct GetTopChannelsResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetTopChannelsResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetTopChannelsResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetTopChannelsResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetTopChannelsResponse,
-            [__fastrs::table::Entry<GetTopChannelsResponse>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Channel>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetTopChannelsResponse, channel)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetTopChannelsResponse, end)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetTopChannelsResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetTopChannelsResponse, unknown_fields, [0, 1, 2];
+        0x0a channel: __fastrs::Repeated<__fastrs::Tab<Channel>>;
+        0x10 end: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServersRequest {
@@ -2785,59 +1371,15 @@ pub struct GetServersRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServersRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServersRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServersRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetServersRequest,
-            [__fastrs::table::Entry<GetServersRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetServersRequest, start_server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(GetServersRequest, max_results)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetServersRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetServersRequest, unknown_fields, [0, 1, 2];
+        0x08 start_server_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 max_results: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServersResponse {
@@ -2855,59 +1397,15 @@ pub struct GetServersResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServersResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServersResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServersResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetServersResponse,
-            [__fastrs::table::Entry<GetServersResponse>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Server>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetServersResponse, server)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetServersResponse, end)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetServersResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetServersResponse, unknown_fields, [0, 1, 2];
+        0x0a server: __fastrs::Repeated<__fastrs::Tab<Server>>;
+        0x10 end: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerRequest {
@@ -2919,56 +1417,14 @@ pub struct GetServerRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServerRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServerRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServerRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetServerRequest,
-            [__fastrs::table::Entry<GetServerRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetServerRequest, server_id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetServerRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetServerRequest, unknown_fields, [0, 1];
+        0x08 server_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerResponse {
@@ -2981,56 +1437,14 @@ pub struct GetServerResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServerResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServerResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServerResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetServerResponse,
-            [__fastrs::table::Entry<GetServerResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Server>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetServerResponse, server)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetServerResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetServerResponse, unknown_fields, [0, 1];
+        0x0a server: __fastrs::Optional<__fastrs::Tab<Server>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerSocketsRequest {
@@ -3051,66 +1465,16 @@ pub struct GetServerSocketsRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServerSocketsRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServerSocketsRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServerSocketsRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetServerSocketsRequest,
-            [__fastrs::table::Entry<GetServerSocketsRequest>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetServerSocketsRequest, server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(GetServerSocketsRequest, start_socket_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(GetServerSocketsRequest, max_results)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(GetServerSocketsRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetServerSocketsRequest, unknown_fields, [0, 1, 2, 3];
+        0x08 server_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 start_socket_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 max_results: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetServerSocketsResponse {
@@ -3128,59 +1492,15 @@ pub struct GetServerSocketsResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServerSocketsResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetServerSocketsResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServerSocketsResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetServerSocketsResponse,
-            [__fastrs::table::Entry<GetServerSocketsResponse>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<SocketRef>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetServerSocketsResponse, socket_ref)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetServerSocketsResponse, end)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetServerSocketsResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetServerSocketsResponse, unknown_fields, [0, 1, 2];
+        0x0a socket_ref: __fastrs::Repeated<__fastrs::Tab<SocketRef>>;
+        0x10 end: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetChannelRequest {
@@ -3192,56 +1512,14 @@ pub struct GetChannelRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetChannelRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetChannelRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetChannelRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetChannelRequest,
-            [__fastrs::table::Entry<GetChannelRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetChannelRequest, channel_id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetChannelRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetChannelRequest, unknown_fields, [0, 1];
+        0x08 channel_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetChannelResponse {
@@ -3254,56 +1532,14 @@ pub struct GetChannelResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetChannelResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetChannelResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetChannelResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetChannelResponse,
-            [__fastrs::table::Entry<GetChannelResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Channel>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetChannelResponse, channel)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetChannelResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetChannelResponse, unknown_fields, [0, 1];
+        0x0a channel: __fastrs::Optional<__fastrs::Tab<Channel>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSubchannelRequest {
@@ -3315,56 +1551,14 @@ pub struct GetSubchannelRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetSubchannelRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetSubchannelRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSubchannelRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetSubchannelRequest,
-            [__fastrs::table::Entry<GetSubchannelRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetSubchannelRequest, subchannel_id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetSubchannelRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetSubchannelRequest, unknown_fields, [0, 1];
+        0x08 subchannel_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSubchannelResponse {
@@ -3377,56 +1571,14 @@ pub struct GetSubchannelResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetSubchannelResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetSubchannelResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSubchannelResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetSubchannelResponse,
-            [__fastrs::table::Entry<GetSubchannelResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Subchannel>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetSubchannelResponse, subchannel)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetSubchannelResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetSubchannelResponse, unknown_fields, [0, 1];
+        0x0a subchannel: __fastrs::Optional<__fastrs::Tab<Subchannel>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSocketRequest {
@@ -3442,59 +1594,15 @@ pub struct GetSocketRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetSocketRequest {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetSocketRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSocketRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetSocketRequest,
-            [__fastrs::table::Entry<GetSocketRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(GetSocketRequest, socket_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(GetSocketRequest, summary)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(GetSocketRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetSocketRequest, unknown_fields, [0, 1, 2];
+        0x08 socket_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 summary: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetSocketResponse {
@@ -3507,54 +1615,12 @@ pub struct GetSocketResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetSocketResponse {
     const FULL_NAME: &'static str = "grpc.channelz.v1.GetSocketResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSocketResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetSocketResponse,
-            [__fastrs::table::Entry<GetSocketResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Socket>>,
-                >(0x0a, 0, ::fastrs::table_field!(GetSocketResponse, socket)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetSocketResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetSocketResponse, unknown_fields, [0, 1];
+        0x0a socket: __fastrs::Optional<__fastrs::Tab<Socket>>;
+    }
 }

@@ -14,59 +14,15 @@ pub struct Bucket {
 #[allow(deprecated)]
 impl ::fastrs::Message for Bucket {
     const FULL_NAME: &'static str = "grpc.core.Bucket";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Bucket {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Bucket,
-            [__fastrs::table::Entry<Bucket>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(Bucket, start)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x10, 0, ::fastrs::table_field!(Bucket, count)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Bucket, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Bucket, unknown_fields, [0, 1, 2];
+        0x09 start: __fastrs::Implicit<__fastrs::Double>;
+        0x10 count: __fastrs::Implicit<__fastrs::Uint64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Histogram {
@@ -77,56 +33,14 @@ pub struct Histogram {
 #[allow(deprecated)]
 impl ::fastrs::Message for Histogram {
     const FULL_NAME: &'static str = "grpc.core.Histogram";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Histogram {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Histogram,
-            [__fastrs::table::Entry<Histogram>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Bucket>>,
-                >(0x0a, 0, ::fastrs::table_field!(Histogram, buckets)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Histogram, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Histogram, unknown_fields, [0, 1];
+        0x0a buckets: __fastrs::Repeated<__fastrs::Tab<Bucket>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Metric {
@@ -138,58 +52,16 @@ pub struct Metric {
 #[allow(deprecated)]
 impl ::fastrs::Message for Metric {
     const FULL_NAME: &'static str = "grpc.core.Metric";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Metric {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Metric,
-            [__fastrs::table::Entry<Metric>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Metric, name)),
-                __fastrs::table::Entry::hooked(0x50),
-                __fastrs::table::Entry::hooked_read(0x5a),
-            ],
-            &[0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3],
-            ::fastrs::table_field!(Metric, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Metric, unknown_fields, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x50 => hooked;
+        0x5a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -279,54 +151,12 @@ pub struct Stats {
 #[allow(deprecated)]
 impl ::fastrs::Message for Stats {
     const FULL_NAME: &'static str = "grpc.core.Stats";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Stats {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Stats,
-            [__fastrs::table::Entry<Stats>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Metric>>,
-                >(0x0a, 0, ::fastrs::table_field!(Stats, metrics)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Stats, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Stats, unknown_fields, [0, 1];
+        0x0a metrics: __fastrs::Repeated<__fastrs::Tab<Metric>>;
+    }
 }

@@ -29,72 +29,20 @@ pub struct AltsContext {
 #[allow(deprecated)]
 impl ::fastrs::Message for AltsContext {
     const FULL_NAME: &'static str = "grpc.gcp.AltsContext";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for AltsContext {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            AltsContext,
-            [__fastrs::table::Entry<AltsContext>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(AltsContext, application_protocol)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(AltsContext, record_protocol)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<SecurityLevel>>,
-                >(0x18, 0, ::fastrs::table_field!(AltsContext, security_level)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(AltsContext, peer_service_account)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(AltsContext, local_service_account)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<RpcProtocolVersions>>,
-                >(0x32, 0, ::fastrs::table_field!(AltsContext, peer_rpc_versions)),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(AltsContext, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        AltsContext, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a application_protocol: __fastrs::Implicit<__fastrs::Str>;
+        0x12 record_protocol: __fastrs::Implicit<__fastrs::Str>;
+        0x18 security_level: __fastrs::Implicit<__fastrs::OpenEnum<SecurityLevel>>;
+        0x22 peer_service_account: __fastrs::Implicit<__fastrs::Str>;
+        0x2a local_service_account: __fastrs::Implicit<__fastrs::Str>;
+        0x32 peer_rpc_versions: __fastrs::Optional<__fastrs::Tab<RpcProtocolVersions>>;
+        0x3a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -162,62 +110,16 @@ pub struct Endpoint {
 #[allow(deprecated)]
 impl ::fastrs::Message for Endpoint {
     const FULL_NAME: &'static str = "grpc.gcp.Endpoint";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Endpoint {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Endpoint,
-            [__fastrs::table::Entry<Endpoint>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Endpoint, ip_address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(Endpoint, port)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<NetworkProtocol>>,
-                >(0x18, 0, ::fastrs::table_field!(Endpoint, protocol)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Endpoint, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Endpoint, unknown_fields, [0, 1, 2, 3];
+        0x0a ip_address: __fastrs::Implicit<__fastrs::Str>;
+        0x10 port: __fastrs::Implicit<__fastrs::Int32>;
+        0x18 protocol: __fastrs::Implicit<__fastrs::OpenEnum<NetworkProtocol>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Identity {
@@ -233,56 +135,16 @@ pub struct Identity {
 #[allow(deprecated)]
 impl ::fastrs::Message for Identity {
     const FULL_NAME: &'static str = "grpc.gcp.Identity";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Identity {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Identity,
-            [__fastrs::table::Entry<Identity>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Identity, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Identity, unknown_fields, [0, 1, 2, 3];
+        0x0a => hooked;
+        0x12 => hooked_read;
+        0x1a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -462,141 +324,25 @@ pub struct StartClientHandshakeReq {
 #[allow(deprecated)]
 impl ::fastrs::Message for StartClientHandshakeReq {
     const FULL_NAME: &'static str = "grpc.gcp.StartClientHandshakeReq";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartClientHandshakeReq {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StartClientHandshakeReq,
-            [__fastrs::table::Entry<StartClientHandshakeReq>; 12],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<HandshakeProtocol>>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        StartClientHandshakeReq, handshake_security_protocol
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartClientHandshakeReq, application_protocols
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, record_protocols),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Identity>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, target_identities),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Identity>>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, local_identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Endpoint>>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, local_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Endpoint>>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, remote_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(StartClientHandshakeReq, target_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<RpcProtocolVersions>>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, rpc_versions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, max_frame_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(StartClientHandshakeReq, access_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<TransportProtocolPreferences>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        StartClientHandshakeReq, transport_protocol_preferences
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            ::fastrs::table_field!(StartClientHandshakeReq, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StartClientHandshakeReq, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        0x08 handshake_security_protocol: __fastrs::Implicit<__fastrs::OpenEnum<HandshakeProtocol>>;
+        0x12 application_protocols: __fastrs::Repeated<__fastrs::Str>;
+        0x1a record_protocols: __fastrs::Repeated<__fastrs::Str>;
+        0x22 target_identities: __fastrs::Repeated<__fastrs::Tab<Identity>>;
+        0x2a local_identity: __fastrs::Optional<__fastrs::Tab<Identity>>;
+        0x32 local_endpoint: __fastrs::Optional<__fastrs::Tab<Endpoint>>;
+        0x3a remote_endpoint: __fastrs::Optional<__fastrs::Tab<Endpoint>>;
+        0x42 target_name: __fastrs::Implicit<__fastrs::Str>;
+        0x4a rpc_versions: __fastrs::Optional<__fastrs::Tab<RpcProtocolVersions>>;
+        0x50 max_frame_size: __fastrs::Implicit<__fastrs::Uint32>;
+        0x5a access_token: __fastrs::Implicit<__fastrs::Str>;
+        0x62 transport_protocol_preferences: __fastrs::Optional<__fastrs::Tab<TransportProtocolPreferences>>;
+    }
 }
 impl ::core::fmt::Debug for StartClientHandshakeReq {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -639,70 +385,16 @@ pub struct ServerHandshakeParameters {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerHandshakeParameters {
     const FULL_NAME: &'static str = "grpc.gcp.ServerHandshakeParameters";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerHandshakeParameters {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerHandshakeParameters,
-            [__fastrs::table::Entry<ServerHandshakeParameters>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ServerHandshakeParameters, record_protocols),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Identity>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ServerHandshakeParameters, local_identities),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ServerHandshakeParameters, token)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ServerHandshakeParameters, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerHandshakeParameters, unknown_fields, [0, 1, 2, 3];
+        0x0a record_protocols: __fastrs::Repeated<__fastrs::Str>;
+        0x12 local_identities: __fastrs::Repeated<__fastrs::Tab<Identity>>;
+        0x1a token: __fastrs::Optional<__fastrs::Str>;
+    }
 }
 impl ::core::fmt::Debug for ServerHandshakeParameters {
     fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -760,105 +452,21 @@ pub struct StartServerHandshakeReq {
 #[allow(deprecated)]
 impl ::fastrs::Message for StartServerHandshakeReq {
     const FULL_NAME: &'static str = "grpc.gcp.StartServerHandshakeReq";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartServerHandshakeReq {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StartServerHandshakeReq,
-            [__fastrs::table::Entry<StartServerHandshakeReq>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartServerHandshakeReq, application_protocols
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(StartServerHandshakeReq, in_bytes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Endpoint>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, local_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Endpoint>>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, remote_endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<RpcProtocolVersions>>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, rpc_versions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(StartServerHandshakeReq, max_frame_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<TransportProtocolPreferences>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartServerHandshakeReq, transport_protocol_preferences
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(StartServerHandshakeReq, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StartServerHandshakeReq, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a application_protocols: __fastrs::Repeated<__fastrs::Str>;
+        0x12 => hooked;
+        0x1a in_bytes: __fastrs::Implicit<__fastrs::Bytes>;
+        0x22 local_endpoint: __fastrs::Optional<__fastrs::Tab<Endpoint>>;
+        0x2a remote_endpoint: __fastrs::Optional<__fastrs::Tab<Endpoint>>;
+        0x32 rpc_versions: __fastrs::Optional<__fastrs::Tab<RpcProtocolVersions>>;
+        0x38 max_frame_size: __fastrs::Implicit<__fastrs::Uint32>;
+        0x42 transport_protocol_preferences: __fastrs::Optional<__fastrs::Tab<TransportProtocolPreferences>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -927,63 +535,15 @@ pub struct NextHandshakeMessageReq {
 #[allow(deprecated)]
 impl ::fastrs::Message for NextHandshakeMessageReq {
     const FULL_NAME: &'static str = "grpc.gcp.NextHandshakeMessageReq";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NextHandshakeMessageReq {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NextHandshakeMessageReq,
-            [__fastrs::table::Entry<NextHandshakeMessageReq>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(NextHandshakeMessageReq, in_bytes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(NextHandshakeMessageReq, network_latency_ms),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(NextHandshakeMessageReq, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NextHandshakeMessageReq, unknown_fields, [0, 1, 2];
+        0x0a in_bytes: __fastrs::Implicit<__fastrs::Bytes>;
+        0x10 network_latency_ms: __fastrs::Implicit<__fastrs::Uint32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HandshakerReq {
@@ -994,56 +554,16 @@ pub struct HandshakerReq {
 #[allow(deprecated)]
 impl ::fastrs::Message for HandshakerReq {
     const FULL_NAME: &'static str = "grpc.gcp.HandshakerReq";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandshakerReq {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HandshakerReq,
-            [__fastrs::table::Entry<HandshakerReq>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(HandshakerReq, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HandshakerReq, unknown_fields, [0, 1, 2, 3];
+        0x0a => hooked;
+        0x12 => hooked_read;
+        0x1a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1208,86 +728,22 @@ pub struct HandshakerResult {
 #[allow(deprecated)]
 impl ::fastrs::Message for HandshakerResult {
     const FULL_NAME: &'static str = "grpc.gcp.HandshakerResult";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandshakerResult {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HandshakerResult,
-            [__fastrs::table::Entry<HandshakerResult>; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(HandshakerResult, application_protocol),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(HandshakerResult, record_protocol)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(HandshakerResult, key_data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Identity>>,
-                >(0x22, 0, ::fastrs::table_field!(HandshakerResult, peer_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Identity>>,
-                >(0x2a, 0, ::fastrs::table_field!(HandshakerResult, local_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x30, 0, ::fastrs::table_field!(HandshakerResult, keep_channel_open)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<RpcProtocolVersions>>,
-                >(0x3a, 0, ::fastrs::table_field!(HandshakerResult, peer_rpc_versions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x40, 0, ::fastrs::table_field!(HandshakerResult, max_frame_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<NegotiatedTransportProtocol>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(HandshakerResult, transport_protocol)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(HandshakerResult, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HandshakerResult, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        0x0a application_protocol: __fastrs::Implicit<__fastrs::Str>;
+        0x12 record_protocol: __fastrs::Implicit<__fastrs::Str>;
+        0x1a key_data: __fastrs::Implicit<__fastrs::Bytes>;
+        0x22 peer_identity: __fastrs::Optional<__fastrs::Tab<Identity>>;
+        0x2a local_identity: __fastrs::Optional<__fastrs::Tab<Identity>>;
+        0x30 keep_channel_open: __fastrs::Implicit<__fastrs::Bool>;
+        0x3a peer_rpc_versions: __fastrs::Optional<__fastrs::Tab<RpcProtocolVersions>>;
+        0x40 max_frame_size: __fastrs::Implicit<__fastrs::Uint32>;
+        0x4a transport_protocol: __fastrs::Optional<__fastrs::Tab<NegotiatedTransportProtocol>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HandshakerStatus {
@@ -1301,59 +757,15 @@ pub struct HandshakerStatus {
 #[allow(deprecated)]
 impl ::fastrs::Message for HandshakerStatus {
     const FULL_NAME: &'static str = "grpc.gcp.HandshakerStatus";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandshakerStatus {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HandshakerStatus,
-            [__fastrs::table::Entry<HandshakerStatus>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(HandshakerStatus, code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(HandshakerStatus, details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(HandshakerStatus, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HandshakerStatus, unknown_fields, [0, 1, 2];
+        0x08 code: __fastrs::Implicit<__fastrs::Uint32>;
+        0x12 details: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HandshakerResp {
@@ -1378,65 +790,17 @@ pub struct HandshakerResp {
 #[allow(deprecated)]
 impl ::fastrs::Message for HandshakerResp {
     const FULL_NAME: &'static str = "grpc.gcp.HandshakerResp";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandshakerResp {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HandshakerResp,
-            [__fastrs::table::Entry<HandshakerResp>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(HandshakerResp, out_frames)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x10, 0, ::fastrs::table_field!(HandshakerResp, bytes_consumed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<HandshakerResult>>,
-                >(0x1a, 0, ::fastrs::table_field!(HandshakerResp, result)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<HandshakerStatus>>,
-                >(0x22, 0, ::fastrs::table_field!(HandshakerResp, status)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(HandshakerResp, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HandshakerResp, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a out_frames: __fastrs::Implicit<__fastrs::Bytes>;
+        0x10 bytes_consumed: __fastrs::Implicit<__fastrs::Uint32>;
+        0x1a result: __fastrs::Optional<__fastrs::Tab<HandshakerResult>>;
+        0x22 status: __fastrs::Optional<__fastrs::Tab<HandshakerStatus>>;
+    }
 }
 /// Max and min supported RPC protocol versions.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1451,63 +815,15 @@ pub struct RpcProtocolVersions {
 #[allow(deprecated)]
 impl ::fastrs::Message for RpcProtocolVersions {
     const FULL_NAME: &'static str = "grpc.gcp.RpcProtocolVersions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RpcProtocolVersions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RpcProtocolVersions,
-            [__fastrs::table::Entry<RpcProtocolVersions>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<rpc_protocol_versions::Version>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(RpcProtocolVersions, max_rpc_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<rpc_protocol_versions::Version>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(RpcProtocolVersions, min_rpc_version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RpcProtocolVersions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RpcProtocolVersions, unknown_fields, [0, 1, 2];
+        0x0a max_rpc_version: __fastrs::Optional<__fastrs::Tab<rpc_protocol_versions::Version>>;
+        0x12 min_rpc_version: __fastrs::Optional<__fastrs::Tab<rpc_protocol_versions::Version>>;
+    }
 }
 /// Types nested in [`RpcProtocolVersions`].
 pub mod rpc_protocol_versions {
@@ -1523,59 +839,15 @@ pub mod rpc_protocol_versions {
     #[allow(deprecated)]
     impl ::fastrs::Message for Version {
         const FULL_NAME: &'static str = "grpc.gcp.RpcProtocolVersions.Version";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Version {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Version,
-                [__fastrs::table::Entry<Version>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Uint32>,
-                    >(0x08, 0, ::fastrs::table_field!(Version, major)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Uint32>,
-                    >(0x10, 0, ::fastrs::table_field!(Version, minor)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Version, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Version, unknown_fields, [0, 1, 2];
+            0x08 major: __fastrs::Implicit<__fastrs::Uint32>;
+            0x10 minor: __fastrs::Implicit<__fastrs::Uint32>;
+        }
     }
 }
 /// The ordered list of protocols that the client wishes to use, or the set
@@ -1589,62 +861,14 @@ pub struct TransportProtocolPreferences {
 #[allow(deprecated)]
 impl ::fastrs::Message for TransportProtocolPreferences {
     const FULL_NAME: &'static str = "grpc.gcp.TransportProtocolPreferences";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TransportProtocolPreferences {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TransportProtocolPreferences,
-            [__fastrs::table::Entry<TransportProtocolPreferences>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        TransportProtocolPreferences, transport_protocol
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(TransportProtocolPreferences, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TransportProtocolPreferences, unknown_fields, [0, 1];
+        0x0a transport_protocol: __fastrs::Repeated<__fastrs::Str>;
+    }
 }
 /// The negotiated transport protocol.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1656,62 +880,14 @@ pub struct NegotiatedTransportProtocol {
 #[allow(deprecated)]
 impl ::fastrs::Message for NegotiatedTransportProtocol {
     const FULL_NAME: &'static str = "grpc.gcp.NegotiatedTransportProtocol";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NegotiatedTransportProtocol {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NegotiatedTransportProtocol,
-            [__fastrs::table::Entry<NegotiatedTransportProtocol>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NegotiatedTransportProtocol, transport_protocol
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NegotiatedTransportProtocol, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NegotiatedTransportProtocol, unknown_fields, [0, 1];
+        0x0a transport_protocol: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]

@@ -15,55 +15,15 @@ pub struct LoadBalanceRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalanceRequest {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadBalanceRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalanceRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadBalanceRequest,
-            [__fastrs::table::Entry<LoadBalanceRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(LoadBalanceRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadBalanceRequest, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -183,56 +143,14 @@ pub struct InitialLoadBalanceRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for InitialLoadBalanceRequest {
     const FULL_NAME: &'static str = "grpc.lb.v1.InitialLoadBalanceRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InitialLoadBalanceRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            InitialLoadBalanceRequest,
-            [__fastrs::table::Entry<InitialLoadBalanceRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(InitialLoadBalanceRequest, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(InitialLoadBalanceRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        InitialLoadBalanceRequest, unknown_fields, [0, 1];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Contains the number of calls finished for a particular load balance token.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -247,63 +165,15 @@ pub struct ClientStatsPerToken {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStatsPerToken {
     const FULL_NAME: &'static str = "grpc.lb.v1.ClientStatsPerToken";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStatsPerToken {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientStatsPerToken,
-            [__fastrs::table::Entry<ClientStatsPerToken>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ClientStatsPerToken, load_balance_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(ClientStatsPerToken, num_calls)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ClientStatsPerToken, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientStatsPerToken, unknown_fields, [0, 1, 2];
+        0x0a load_balance_token: __fastrs::Implicit<__fastrs::Str>;
+        0x10 num_calls: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 /// Contains client level statistics that are useful to load balancing. Each
 /// count except the timestamp should be reset to zero after reporting the stats.
@@ -328,85 +198,19 @@ pub struct ClientStats {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStats {
     const FULL_NAME: &'static str = "grpc.lb.v1.ClientStats";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStats {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientStats,
-            [__fastrs::table::Entry<ClientStats>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ClientStats, timestamp)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(ClientStats, num_calls_started)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(ClientStats, num_calls_finished)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ClientStats, num_calls_finished_with_client_failed_to_send
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        ClientStats, num_calls_finished_known_received
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ClientStatsPerToken>>,
-                >(0x42, 0, ::fastrs::table_field!(ClientStats, calls_finished_with_drop)),
-            ],
-            &[0, 1, 2, 3, 0, 0, 4, 5, 6],
-            ::fastrs::table_field!(ClientStats, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientStats, unknown_fields, [0, 1, 2, 3, 0, 0, 4, 5, 6];
+        0x0a timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x10 num_calls_started: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 num_calls_finished: __fastrs::Implicit<__fastrs::Int64>;
+        0x30 num_calls_finished_with_client_failed_to_send: __fastrs::Implicit<__fastrs::Int64>;
+        0x38 num_calls_finished_known_received: __fastrs::Implicit<__fastrs::Int64>;
+        0x42 calls_finished_with_drop: __fastrs::Repeated<__fastrs::Tab<ClientStatsPerToken>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadBalanceResponse {
@@ -419,56 +223,16 @@ pub struct LoadBalanceResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalanceResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadBalanceResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalanceResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadBalanceResponse,
-            [__fastrs::table::Entry<LoadBalanceResponse>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadBalanceResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadBalanceResponse, unknown_fields, [0, 1, 2, 3];
+        0x0a => hooked;
+        0x12 => hooked_read;
+        0x1a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -623,52 +387,13 @@ pub struct FallbackResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for FallbackResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.FallbackResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FallbackResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            FallbackResponse,
-            [__fastrs::table::Entry<FallbackResponse>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(FallbackResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        FallbackResponse, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct InitialLoadBalanceResponse {
@@ -684,64 +409,14 @@ pub struct InitialLoadBalanceResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for InitialLoadBalanceResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.InitialLoadBalanceResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InitialLoadBalanceResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            InitialLoadBalanceResponse,
-            [__fastrs::table::Entry<InitialLoadBalanceResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        InitialLoadBalanceResponse, client_stats_report_interval
-                    ),
-                ),
-            ],
-            &[0, 0, 1],
-            ::fastrs::table_field!(InitialLoadBalanceResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        InitialLoadBalanceResponse, unknown_fields, [0, 0, 1];
+        0x12 client_stats_report_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerList {
@@ -756,56 +431,14 @@ pub struct ServerList {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerList {
     const FULL_NAME: &'static str = "grpc.lb.v1.ServerList";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerList {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerList,
-            [__fastrs::table::Entry<ServerList>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Server>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerList, servers)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServerList, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerList, unknown_fields, [0, 1];
+        0x0a servers: __fastrs::Repeated<__fastrs::Tab<Server>>;
+    }
 }
 /// Contains server information. When the drop field is not true, use the other
 /// fields.
@@ -834,65 +467,17 @@ pub struct Server {
 #[allow(deprecated)]
 impl ::fastrs::Message for Server {
     const FULL_NAME: &'static str = "grpc.lb.v1.Server";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Server {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Server,
-            [__fastrs::table::Entry<Server>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(Server, ip_address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(Server, port)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Server, load_balance_token)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(Server, drop)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Server, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Server, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a ip_address: __fastrs::Implicit<__fastrs::Bytes>;
+        0x10 port: __fastrs::Implicit<__fastrs::Int32>;
+        0x1a load_balance_token: __fastrs::Implicit<__fastrs::Str>;
+        0x20 drop: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadReportRequest {
@@ -904,58 +489,14 @@ pub struct LoadReportRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadReportRequest {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadReportRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadReportRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadReportRequest,
-            [__fastrs::table::Entry<LoadReportRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<InitialLoadReportRequest>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(LoadReportRequest, initial_request)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(LoadReportRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadReportRequest, unknown_fields, [0, 1];
+        0x0a initial_request: __fastrs::Optional<__fastrs::Tab<InitialLoadReportRequest>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct InitialLoadReportRequest {
@@ -975,76 +516,16 @@ pub struct InitialLoadReportRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for InitialLoadReportRequest {
     const FULL_NAME: &'static str = "grpc.lb.v1.InitialLoadReportRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InitialLoadReportRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            InitialLoadReportRequest,
-            [__fastrs::table::Entry<InitialLoadReportRequest>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        InitialLoadReportRequest, load_balanced_hostname
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(InitialLoadReportRequest, load_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        InitialLoadReportRequest, load_report_interval
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(InitialLoadReportRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        InitialLoadReportRequest, unknown_fields, [0, 1, 2, 3];
+        0x0a load_balanced_hostname: __fastrs::Implicit<__fastrs::Str>;
+        0x12 load_key: __fastrs::Implicit<__fastrs::Bytes>;
+        0x1a load_report_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadReportResponse {
@@ -1064,70 +545,16 @@ pub struct LoadReportResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadReportResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadReportResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadReportResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadReportResponse,
-            [__fastrs::table::Entry<LoadReportResponse>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<InitialLoadReportResponse>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(LoadReportResponse, initial_response)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<LoadBalancingFeedback>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(LoadReportResponse, load_balancing_feedback),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Load>>,
-                >(0x1a, 0, ::fastrs::table_field!(LoadReportResponse, load)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadReportResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadReportResponse, unknown_fields, [0, 1, 2, 3];
+        0x0a initial_response: __fastrs::Optional<__fastrs::Tab<InitialLoadReportResponse>>;
+        0x12 load_balancing_feedback: __fastrs::Optional<__fastrs::Tab<LoadBalancingFeedback>>;
+        0x1a load: __fastrs::Repeated<__fastrs::Tab<Load>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct InitialLoadReportResponse {
@@ -1148,78 +575,16 @@ pub struct InitialLoadReportResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for InitialLoadReportResponse {
     const FULL_NAME: &'static str = "grpc.lb.v1.InitialLoadReportResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InitialLoadReportResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            InitialLoadReportResponse,
-            [__fastrs::table::Entry<InitialLoadReportResponse>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(InitialLoadReportResponse, load_balancer_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            initial_load_report_response::ImplementationIdentifier,
-                        >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(InitialLoadReportResponse, implementation_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(InitialLoadReportResponse, server_version),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(InitialLoadReportResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        InitialLoadReportResponse, unknown_fields, [0, 1, 2, 3];
+        0x0a load_balancer_id: __fastrs::Implicit<__fastrs::Str>;
+        0x10 implementation_id: __fastrs::Implicit<__fastrs::OpenEnum<initial_load_report_response::ImplementationIdentifier>>;
+        0x18 server_version: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 /// Types nested in [`InitialLoadReportResponse`].
 pub mod initial_load_report_response {
@@ -1283,74 +648,16 @@ pub struct LoadBalancingFeedback {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancingFeedback {
     const FULL_NAME: &'static str = "grpc.lb.v1.LoadBalancingFeedback";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancingFeedback {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadBalancingFeedback,
-            [__fastrs::table::Entry<LoadBalancingFeedback>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x0d,
-                    0,
-                    ::fastrs::table_field!(LoadBalancingFeedback, server_utilization),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x15,
-                    0,
-                    ::fastrs::table_field!(LoadBalancingFeedback, calls_per_second),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x1d,
-                    0,
-                    ::fastrs::table_field!(LoadBalancingFeedback, errors_per_second),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadBalancingFeedback, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadBalancingFeedback, unknown_fields, [0, 1, 2, 3];
+        0x0d server_utilization: __fastrs::Implicit<__fastrs::Float>;
+        0x15 calls_per_second: __fastrs::Implicit<__fastrs::Float>;
+        0x1d errors_per_second: __fastrs::Implicit<__fastrs::Float>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Load {
@@ -1403,97 +710,28 @@ pub struct Load {
 #[allow(deprecated)]
 impl ::fastrs::Message for Load {
     const FULL_NAME: &'static str = "grpc.lb.v1.Load";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Load {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Load, [__fastrs::table::Entry<Load>; 15]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Load, load_balance_tag)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Load, user_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(Load, num_calls_started)),
-                __fastrs::table::Entry::hooked(0x28),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(Load, num_calls_finished_without_error),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x38, 0, ::fastrs::table_field!(Load, num_calls_finished_with_error)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x40, 0, ::fastrs::table_field!(Load, total_bytes_sent)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x48, 0, ::fastrs::table_field!(Load, total_bytes_received)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(Load, total_latency)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<CallMetricData>>,
-                >(0x5a, 0, ::fastrs::table_field!(Load, metric_data)),
-                __fastrs::table::Entry::hooked(0x62),
-                __fastrs::table::Entry::hooked_read(0x68),
-                __fastrs::table::Entry::hooked_read(0x72),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x7a, 0, ::fastrs::table_field!(Load, client_ip_address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x80,
-                    0,
-                    ::fastrs::table_field!(Load, num_calls_finished_with_server_error),
-                ),
-            ],
-            &[0, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
-            ::fastrs::table_field!(Load, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Load, unknown_fields, [0, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+        0x0a load_balance_tag: __fastrs::Implicit<__fastrs::Str>;
+        0x1a user_id: __fastrs::Implicit<__fastrs::Str>;
+        0x20 num_calls_started: __fastrs::Implicit<__fastrs::Int64>;
+        0x28 => hooked;
+        0x30 num_calls_finished_without_error: __fastrs::Implicit<__fastrs::Int64>;
+        0x38 num_calls_finished_with_error: __fastrs::Implicit<__fastrs::Int64>;
+        0x40 total_bytes_sent: __fastrs::Implicit<__fastrs::Int64>;
+        0x48 total_bytes_received: __fastrs::Implicit<__fastrs::Int64>;
+        0x52 total_latency: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x5a metric_data: __fastrs::Repeated<__fastrs::Tab<CallMetricData>>;
+        0x62 => hooked;
+        0x68 => hooked_read;
+        0x72 => hooked_read;
+        0x7a client_ip_address: __fastrs::Implicit<__fastrs::Bytes>;
+        0x80 num_calls_finished_with_server_error: __fastrs::Implicit<__fastrs::Int64>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1676,68 +914,16 @@ pub struct CallMetricData {
 #[allow(deprecated)]
 impl ::fastrs::Message for CallMetricData {
     const FULL_NAME: &'static str = "grpc.lb.v1.CallMetricData";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CallMetricData {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CallMetricData,
-            [__fastrs::table::Entry<CallMetricData>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CallMetricData, metric_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        CallMetricData, num_calls_finished_with_metric
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(CallMetricData, total_metric_value)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(CallMetricData, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CallMetricData, unknown_fields, [0, 1, 2, 3];
+        0x0a metric_name: __fastrs::Implicit<__fastrs::Str>;
+        0x10 num_calls_finished_with_metric: __fastrs::Implicit<__fastrs::Int64>;
+        0x19 total_metric_value: __fastrs::Implicit<__fastrs::Double>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct OrphanedLoadIdentifier {
@@ -1752,61 +938,13 @@ pub struct OrphanedLoadIdentifier {
 #[allow(deprecated)]
 impl ::fastrs::Message for OrphanedLoadIdentifier {
     const FULL_NAME: &'static str = "grpc.lb.v1.OrphanedLoadIdentifier";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for OrphanedLoadIdentifier {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            OrphanedLoadIdentifier,
-            [__fastrs::table::Entry<OrphanedLoadIdentifier>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(OrphanedLoadIdentifier, load_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(OrphanedLoadIdentifier, load_balancer_id),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(OrphanedLoadIdentifier, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        OrphanedLoadIdentifier, unknown_fields, [0, 1, 2];
+        0x0a load_key: __fastrs::Implicit<__fastrs::Bytes>;
+        0x12 load_balancer_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }

@@ -25,72 +25,18 @@ pub struct RouteLookupRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupRequest {
     const FULL_NAME: &'static str = "grpc.lookup.v1.RouteLookupRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RouteLookupRequest,
-            [__fastrs::table::Entry<RouteLookupRequest>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(RouteLookupRequest, target_type)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<route_lookup_request::Reason>,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(RouteLookupRequest, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(RouteLookupRequest, stale_header_data),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x3a, 0, ::fastrs::table_field!(RouteLookupRequest, extensions)),
-            ],
-            &[0, 0, 0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(RouteLookupRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RouteLookupRequest, unknown_fields, [0, 0, 0, 1, 2, 3, 4, 5];
+        0x1a target_type: __fastrs::Implicit<__fastrs::Str>;
+        0x22 => hooked;
+        0x28 reason: __fastrs::Implicit<__fastrs::OpenEnum<route_lookup_request::Reason>>;
+        0x32 stale_header_data: __fastrs::Implicit<__fastrs::Str>;
+        0x3a extensions: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -206,62 +152,16 @@ pub struct RouteLookupResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupResponse {
     const FULL_NAME: &'static str = "grpc.lookup.v1.RouteLookupResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RouteLookupResponse,
-            [__fastrs::table::Entry<RouteLookupResponse>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(RouteLookupResponse, header_data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(RouteLookupResponse, targets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x22, 0, ::fastrs::table_field!(RouteLookupResponse, extensions)),
-            ],
-            &[0, 0, 1, 2, 3],
-            ::fastrs::table_field!(RouteLookupResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RouteLookupResponse, unknown_fields, [0, 0, 1, 2, 3];
+        0x12 header_data: __fastrs::Implicit<__fastrs::Str>;
+        0x1a targets: __fastrs::Repeated<__fastrs::Str>;
+        0x22 extensions: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>;
+    }
 }
 /// Extract a key based on a given name (e.g. header name or query parameter
 /// name).  The name must match one of the names listed in the "name" field.  If
@@ -286,62 +186,16 @@ pub struct NameMatcher {
 #[allow(deprecated)]
 impl ::fastrs::Message for NameMatcher {
     const FULL_NAME: &'static str = "grpc.lookup.v1.NameMatcher";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NameMatcher {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NameMatcher,
-            [__fastrs::table::Entry<NameMatcher>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NameMatcher, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(NameMatcher, names)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(NameMatcher, required_match)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NameMatcher, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NameMatcher, unknown_fields, [0, 1, 2, 3];
+        0x0a key: __fastrs::Implicit<__fastrs::Str>;
+        0x12 names: __fastrs::Repeated<__fastrs::Str>;
+        0x18 required_match: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// A GrpcKeyBuilder applies to a given gRPC service, name, and headers.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -366,67 +220,17 @@ pub struct GrpcKeyBuilder {
 #[allow(deprecated)]
 impl ::fastrs::Message for GrpcKeyBuilder {
     const FULL_NAME: &'static str = "grpc.lookup.v1.GrpcKeyBuilder";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GrpcKeyBuilder {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GrpcKeyBuilder,
-            [__fastrs::table::Entry<GrpcKeyBuilder>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<grpc_key_builder::Name>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(GrpcKeyBuilder, names)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<NameMatcher>>,
-                >(0x12, 0, ::fastrs::table_field!(GrpcKeyBuilder, headers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<grpc_key_builder::ExtraKeys>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(GrpcKeyBuilder, extra_keys)),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(GrpcKeyBuilder, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GrpcKeyBuilder, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a names: __fastrs::Repeated<__fastrs::Tab<grpc_key_builder::Name>>;
+        0x12 headers: __fastrs::Repeated<__fastrs::Tab<NameMatcher>>;
+        0x1a extra_keys: __fastrs::Optional<__fastrs::Tab<grpc_key_builder::ExtraKeys>>;
+        0x22 => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -496,59 +300,15 @@ pub mod grpc_key_builder {
     #[allow(deprecated)]
     impl ::fastrs::Message for Name {
         const FULL_NAME: &'static str = "grpc.lookup.v1.GrpcKeyBuilder.Name";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Name {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Name,
-                [__fastrs::table::Entry<Name>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Name, service)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Name, method)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Name, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Name, unknown_fields, [0, 1, 2];
+            0x0a service: __fastrs::Implicit<__fastrs::Str>;
+            0x12 method: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
     /// If you wish to include the host, service, or method names as keys in the
     /// generated RouteLookupRequest, specify key names to use in the extra_keys
@@ -567,62 +327,16 @@ pub mod grpc_key_builder {
     #[allow(deprecated)]
     impl ::fastrs::Message for ExtraKeys {
         const FULL_NAME: &'static str = "grpc.lookup.v1.GrpcKeyBuilder.ExtraKeys";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ExtraKeys {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                ExtraKeys,
-                [__fastrs::table::Entry<ExtraKeys>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(ExtraKeys, host)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(ExtraKeys, service)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(ExtraKeys, method)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(ExtraKeys, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            ExtraKeys, unknown_fields, [0, 1, 2, 3];
+            0x0a host: __fastrs::Implicit<__fastrs::Str>;
+            0x12 service: __fastrs::Implicit<__fastrs::Str>;
+            0x1a method: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
 }
 /// An HttpKeyBuilder applies to a given HTTP URL and headers.
@@ -712,69 +426,19 @@ pub struct HttpKeyBuilder {
 #[allow(deprecated)]
 impl ::fastrs::Message for HttpKeyBuilder {
     const FULL_NAME: &'static str = "grpc.lookup.v1.HttpKeyBuilder";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HttpKeyBuilder {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HttpKeyBuilder,
-            [__fastrs::table::Entry<HttpKeyBuilder>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HttpKeyBuilder, host_patterns)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(HttpKeyBuilder, path_patterns)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<NameMatcher>>,
-                >(0x1a, 0, ::fastrs::table_field!(HttpKeyBuilder, query_parameters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<NameMatcher>>,
-                >(0x22, 0, ::fastrs::table_field!(HttpKeyBuilder, headers)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(HttpKeyBuilder, method)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(HttpKeyBuilder, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HttpKeyBuilder, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a host_patterns: __fastrs::Repeated<__fastrs::Str>;
+        0x12 path_patterns: __fastrs::Repeated<__fastrs::Str>;
+        0x1a query_parameters: __fastrs::Repeated<__fastrs::Tab<NameMatcher>>;
+        0x22 headers: __fastrs::Repeated<__fastrs::Tab<NameMatcher>>;
+        0x2a => hooked;
+        0x32 method: __fastrs::Implicit<__fastrs::Str>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -879,90 +543,22 @@ pub struct RouteLookupConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupConfig {
     const FULL_NAME: &'static str = "grpc.lookup.v1.RouteLookupConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RouteLookupConfig,
-            [__fastrs::table::Entry<RouteLookupConfig>; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<HttpKeyBuilder>>,
-                >(0x0a, 0, ::fastrs::table_field!(RouteLookupConfig, http_keybuilders)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<GrpcKeyBuilder>>,
-                >(0x12, 0, ::fastrs::table_field!(RouteLookupConfig, grpc_keybuilders)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(RouteLookupConfig, lookup_service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RouteLookupConfig, lookup_service_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(RouteLookupConfig, max_age)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(RouteLookupConfig, stale_age)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x38, 0, ::fastrs::table_field!(RouteLookupConfig, cache_size_bytes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(RouteLookupConfig, valid_targets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x4a, 0, ::fastrs::table_field!(RouteLookupConfig, default_target)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(RouteLookupConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RouteLookupConfig, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        0x0a http_keybuilders: __fastrs::Repeated<__fastrs::Tab<HttpKeyBuilder>>;
+        0x12 grpc_keybuilders: __fastrs::Repeated<__fastrs::Tab<GrpcKeyBuilder>>;
+        0x1a lookup_service: __fastrs::Implicit<__fastrs::Str>;
+        0x22 lookup_service_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x2a max_age: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x32 stale_age: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x38 cache_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+        0x42 valid_targets: __fastrs::Repeated<__fastrs::Str>;
+        0x4a default_target: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// RouteLookupClusterSpecifier is used in xDS to represent a cluster specifier
 /// plugin for RLS.
@@ -976,60 +572,12 @@ pub struct RouteLookupClusterSpecifier {
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupClusterSpecifier {
     const FULL_NAME: &'static str = "grpc.lookup.v1.RouteLookupClusterSpecifier";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupClusterSpecifier {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RouteLookupClusterSpecifier,
-            [__fastrs::table::Entry<RouteLookupClusterSpecifier>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<RouteLookupConfig>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RouteLookupClusterSpecifier, route_lookup_config
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RouteLookupClusterSpecifier, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RouteLookupClusterSpecifier, unknown_fields, [0, 1];
+        0x0a route_lookup_config: __fastrs::Optional<__fastrs::Tab<RouteLookupConfig>>;
+    }
 }

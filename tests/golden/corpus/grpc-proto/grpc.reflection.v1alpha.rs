@@ -20,61 +20,19 @@ pub struct ServerReflectionRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerReflectionRequest {
     const FULL_NAME: &'static str = "grpc.reflection.v1alpha.ServerReflectionRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerReflectionRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerReflectionRequest,
-            [__fastrs::table::Entry<ServerReflectionRequest>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerReflectionRequest, host)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked_read(0x22),
-                __fastrs::table::Entry::hooked_read(0x2a),
-                __fastrs::table::Entry::hooked_read(0x32),
-                __fastrs::table::Entry::hooked_read(0x3a),
-            ],
-            &[0, 1, 0, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ServerReflectionRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerReflectionRequest, unknown_fields, [0, 1, 0, 2, 3, 4, 5, 6];
+        0x0a host: __fastrs::Implicit<__fastrs::Str>;
+        0x1a => hooked;
+        0x22 => hooked_read;
+        0x2a => hooked_read;
+        0x32 => hooked_read;
+        0x3a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -296,59 +254,15 @@ pub struct ExtensionRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for ExtensionRequest {
     const FULL_NAME: &'static str = "grpc.reflection.v1alpha.ExtensionRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExtensionRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ExtensionRequest,
-            [__fastrs::table::Entry<ExtensionRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ExtensionRequest, containing_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ExtensionRequest, extension_number)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ExtensionRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ExtensionRequest, unknown_fields, [0, 1, 2];
+        0x0a containing_type: __fastrs::Implicit<__fastrs::Str>;
+        0x10 extension_number: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 /// The message sent by the server to answer ServerReflectionInfo method.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -366,69 +280,19 @@ pub struct ServerReflectionResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerReflectionResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1alpha.ServerReflectionResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerReflectionResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerReflectionResponse,
-            [__fastrs::table::Entry<ServerReflectionResponse>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerReflectionResponse, valid_host)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<ServerReflectionRequest>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ServerReflectionResponse, original_request),
-                ),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::hooked_read(0x2a),
-                __fastrs::table::Entry::hooked_read(0x32),
-                __fastrs::table::Entry::hooked_read(0x3a),
-            ],
-            &[0, 1, 2, 0, 3, 4, 5, 6],
-            ::fastrs::table_field!(ServerReflectionResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerReflectionResponse, unknown_fields, [0, 1, 2, 0, 3, 4, 5, 6];
+        0x0a valid_host: __fastrs::Implicit<__fastrs::Str>;
+        0x12 original_request: __fastrs::Optional<__fastrs::Tab<ServerReflectionRequest>>;
+        0x22 => hooked;
+        0x2a => hooked_read;
+        0x32 => hooked_read;
+        0x3a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -638,60 +502,14 @@ pub struct FileDescriptorResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for FileDescriptorResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1alpha.FileDescriptorResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FileDescriptorResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            FileDescriptorResponse,
-            [__fastrs::table::Entry<FileDescriptorResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(FileDescriptorResponse, file_descriptor_proto),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(FileDescriptorResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        FileDescriptorResponse, unknown_fields, [0, 1];
+        0x0a file_descriptor_proto: __fastrs::Repeated<__fastrs::Bytes>;
+    }
 }
 /// A list of extension numbers sent by the server answering
 /// all_extension_numbers_of_type request.
@@ -707,67 +525,15 @@ pub struct ExtensionNumberResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ExtensionNumberResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1alpha.ExtensionNumberResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExtensionNumberResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ExtensionNumberResponse,
-            [__fastrs::table::Entry<ExtensionNumberResponse>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ExtensionNumberResponse, base_type_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Int32>,
-                >(
-                    0x12,
-                    0x10,
-                    ::fastrs::table_field!(ExtensionNumberResponse, extension_number),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ExtensionNumberResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ExtensionNumberResponse, unknown_fields, [0, 1, 2];
+        0x0a base_type_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 | 0x10 extension_number: __fastrs::Packed<__fastrs::Int32>;
+    }
 }
 /// A list of ServiceResponse sent by the server answering list_services request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -781,56 +547,14 @@ pub struct ListServiceResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ListServiceResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1alpha.ListServiceResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListServiceResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ListServiceResponse,
-            [__fastrs::table::Entry<ListServiceResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ServiceResponse>>,
-                >(0x0a, 0, ::fastrs::table_field!(ListServiceResponse, service)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ListServiceResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ListServiceResponse, unknown_fields, [0, 1];
+        0x0a service: __fastrs::Repeated<__fastrs::Tab<ServiceResponse>>;
+    }
 }
 /// The information of a single service used by ListServiceResponse to answer
 /// list_services request.
@@ -845,56 +569,14 @@ pub struct ServiceResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServiceResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1alpha.ServiceResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServiceResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServiceResponse,
-            [__fastrs::table::Entry<ServiceResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServiceResponse, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServiceResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServiceResponse, unknown_fields, [0, 1];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// The error code and error message sent by the server when an error occurs.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -908,57 +590,13 @@ pub struct ErrorResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ErrorResponse {
     const FULL_NAME: &'static str = "grpc.reflection.v1alpha.ErrorResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ErrorResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ErrorResponse,
-            [__fastrs::table::Entry<ErrorResponse>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ErrorResponse, error_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ErrorResponse, error_message)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ErrorResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ErrorResponse, unknown_fields, [0, 1, 2];
+        0x08 error_code: __fastrs::Implicit<__fastrs::Int32>;
+        0x12 error_message: __fastrs::Implicit<__fastrs::Str>;
+    }
 }

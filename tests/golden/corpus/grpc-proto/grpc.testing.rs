@@ -16,56 +16,14 @@ pub struct PoissonParams {
 #[allow(deprecated)]
 impl ::fastrs::Message for PoissonParams {
     const FULL_NAME: &'static str = "grpc.testing.PoissonParams";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PoissonParams {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PoissonParams,
-            [__fastrs::table::Entry<PoissonParams>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(PoissonParams, offered_load)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(PoissonParams, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PoissonParams, unknown_fields, [0, 1];
+        0x09 offered_load: __fastrs::Implicit<__fastrs::Double>;
+    }
 }
 /// Once an RPC finishes, immediately start a new one.
 /// No configuration parameters needed.
@@ -77,52 +35,13 @@ pub struct ClosedLoopParams {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClosedLoopParams {
     const FULL_NAME: &'static str = "grpc.testing.ClosedLoopParams";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClosedLoopParams {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClosedLoopParams,
-            [__fastrs::table::Entry<ClosedLoopParams>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(ClosedLoopParams, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClosedLoopParams, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadParams {
@@ -133,55 +52,15 @@ pub struct LoadParams {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadParams {
     const FULL_NAME: &'static str = "grpc.testing.LoadParams";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadParams {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadParams,
-            [__fastrs::table::Entry<LoadParams>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(LoadParams, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadParams, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -289,62 +168,16 @@ pub struct SecurityParams {
 #[allow(deprecated)]
 impl ::fastrs::Message for SecurityParams {
     const FULL_NAME: &'static str = "grpc.testing.SecurityParams";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SecurityParams {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SecurityParams,
-            [__fastrs::table::Entry<SecurityParams>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(SecurityParams, use_test_ca)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(SecurityParams, server_host_override)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(SecurityParams, cred_type)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(SecurityParams, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SecurityParams, unknown_fields, [0, 1, 2, 3];
+        0x08 use_test_ca: __fastrs::Implicit<__fastrs::Bool>;
+        0x12 server_host_override: __fastrs::Implicit<__fastrs::Str>;
+        0x1a cred_type: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChannelArg {
@@ -356,58 +189,16 @@ pub struct ChannelArg {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelArg {
     const FULL_NAME: &'static str = "grpc.testing.ChannelArg";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelArg {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChannelArg,
-            [__fastrs::table::Entry<ChannelArg>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ChannelArg, name)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked_read(0x18),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ChannelArg, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChannelArg, unknown_fields, [0, 1, 2, 3];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+        0x18 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -526,123 +317,33 @@ pub struct ClientConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientConfig {
     const FULL_NAME: &'static str = "grpc.testing.ClientConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientConfig,
-            [__fastrs::table::Entry<ClientConfig>; 19],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientConfig, server_targets)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<ClientType>>,
-                >(0x10, 0, ::fastrs::table_field!(ClientConfig, client_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<SecurityParams>>,
-                >(0x1a, 0, ::fastrs::table_field!(ClientConfig, security_params)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(ClientConfig, outstanding_rpcs_per_channel),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(ClientConfig, client_channels)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x38, 0, ::fastrs::table_field!(ClientConfig, async_client_threads)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<RpcType>>,
-                >(0x40, 0, ::fastrs::table_field!(ClientConfig, rpc_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<LoadParams>>,
-                >(0x52, 0, ::fastrs::table_field!(ClientConfig, load_params)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<PayloadConfig>>,
-                >(0x5a, 0, ::fastrs::table_field!(ClientConfig, payload_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<HistogramParams>>,
-                >(0x62, 0, ::fastrs::table_field!(ClientConfig, histogram_params)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Int32>,
-                >(0x6a, 0x68, ::fastrs::table_field!(ClientConfig, core_list)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x70, 0, ::fastrs::table_field!(ClientConfig, core_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x7a, 0, ::fastrs::table_field!(ClientConfig, other_client_api)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelArg>>,
-                >(0x82, 0, ::fastrs::table_field!(ClientConfig, channel_args)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x88, 0, ::fastrs::table_field!(ClientConfig, threads_per_cq)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x90, 0, ::fastrs::table_field!(ClientConfig, messages_per_stream)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x98, 0, ::fastrs::table_field!(ClientConfig, use_coalesce_api)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0xa0,
-                    0,
-                    ::fastrs::table_field!(
-                        ClientConfig, median_latency_collection_interval_millis
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0xa8, 0, ::fastrs::table_field!(ClientConfig, client_processes)),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 0, 6, 7, 0, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-                19,
-            ],
-            ::fastrs::table_field!(ClientConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientConfig, unknown_fields, [0, 1, 2, 3, 4, 5, 0, 6, 7, 0, 8, 9, 10, 11, 12, 13, 14, 15,
+            16, 17, 18, 19];
+        0x0a server_targets: __fastrs::Repeated<__fastrs::Str>;
+        0x10 client_type: __fastrs::Implicit<__fastrs::OpenEnum<ClientType>>;
+        0x1a security_params: __fastrs::Optional<__fastrs::Tab<SecurityParams>>;
+        0x20 outstanding_rpcs_per_channel: __fastrs::Implicit<__fastrs::Int32>;
+        0x28 client_channels: __fastrs::Implicit<__fastrs::Int32>;
+        0x38 async_client_threads: __fastrs::Implicit<__fastrs::Int32>;
+        0x40 rpc_type: __fastrs::Implicit<__fastrs::OpenEnum<RpcType>>;
+        0x52 load_params: __fastrs::Optional<__fastrs::Tab<LoadParams>>;
+        0x5a payload_config: __fastrs::Optional<__fastrs::Tab<PayloadConfig>>;
+        0x62 histogram_params: __fastrs::Optional<__fastrs::Tab<HistogramParams>>;
+        0x6a | 0x68 core_list: __fastrs::Packed<__fastrs::Int32>;
+        0x70 core_limit: __fastrs::Implicit<__fastrs::Int32>;
+        0x7a other_client_api: __fastrs::Implicit<__fastrs::Str>;
+        0x82 channel_args: __fastrs::Repeated<__fastrs::Tab<ChannelArg>>;
+        0x88 threads_per_cq: __fastrs::Implicit<__fastrs::Int32>;
+        0x90 messages_per_stream: __fastrs::Implicit<__fastrs::Int32>;
+        0x98 use_coalesce_api: __fastrs::Implicit<__fastrs::Bool>;
+        0xa0 median_latency_collection_interval_millis: __fastrs::Implicit<__fastrs::Int32>;
+        0xa8 client_processes: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientStatus {
@@ -653,56 +354,14 @@ pub struct ClientStatus {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStatus {
     const FULL_NAME: &'static str = "grpc.testing.ClientStatus";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStatus {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientStatus,
-            [__fastrs::table::Entry<ClientStatus>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ClientStats>>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientStatus, stats)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ClientStatus, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientStatus, unknown_fields, [0, 1];
+        0x0a stats: __fastrs::Optional<__fastrs::Tab<ClientStats>>;
+    }
 }
 /// Request current stats
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -715,53 +374,14 @@ pub struct Mark {
 #[allow(deprecated)]
 impl ::fastrs::Message for Mark {
     const FULL_NAME: &'static str = "grpc.testing.Mark";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Mark {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Mark, [__fastrs::table::Entry<Mark>; 1]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(Mark, reset)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Mark, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Mark, unknown_fields, [0, 1];
+        0x08 reset: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientArgs {
@@ -772,55 +392,15 @@ pub struct ClientArgs {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientArgs {
     const FULL_NAME: &'static str = "grpc.testing.ClientArgs";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientArgs {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientArgs,
-            [__fastrs::table::Entry<ClientArgs>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ClientArgs, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientArgs, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -942,89 +522,26 @@ pub struct ServerConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerConfig {
     const FULL_NAME: &'static str = "grpc.testing.ServerConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerConfig,
-            [__fastrs::table::Entry<ServerConfig>; 12],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<ServerType>>,
-                >(0x08, 0, ::fastrs::table_field!(ServerConfig, server_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<SecurityParams>>,
-                >(0x12, 0, ::fastrs::table_field!(ServerConfig, security_params)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x20, 0, ::fastrs::table_field!(ServerConfig, port)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x38, 0, ::fastrs::table_field!(ServerConfig, async_server_threads)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x40, 0, ::fastrs::table_field!(ServerConfig, core_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<PayloadConfig>>,
-                >(0x4a, 0, ::fastrs::table_field!(ServerConfig, payload_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Int32>,
-                >(0x52, 0x50, ::fastrs::table_field!(ServerConfig, core_list)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x5a, 0, ::fastrs::table_field!(ServerConfig, other_server_api)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x60, 0, ::fastrs::table_field!(ServerConfig, threads_per_cq)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0xa8, 0, ::fastrs::table_field!(ServerConfig, server_processes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x1f48, 0, ::fastrs::table_field!(ServerConfig, resource_quota_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ChannelArg>>,
-                >(0x1f52, 0, ::fastrs::table_field!(ServerConfig, channel_args)),
-            ],
-            &[0, 1, 2, 0, 3, 0, 0, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0, 0, 10],
-            ::fastrs::table_field!(ServerConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerConfig, unknown_fields, [0, 1, 2, 0, 3, 0, 0, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0,
+            0, 10];
+        0x08 server_type: __fastrs::Implicit<__fastrs::OpenEnum<ServerType>>;
+        0x12 security_params: __fastrs::Optional<__fastrs::Tab<SecurityParams>>;
+        0x20 port: __fastrs::Implicit<__fastrs::Int32>;
+        0x38 async_server_threads: __fastrs::Implicit<__fastrs::Int32>;
+        0x40 core_limit: __fastrs::Implicit<__fastrs::Int32>;
+        0x4a payload_config: __fastrs::Optional<__fastrs::Tab<PayloadConfig>>;
+        0x52 | 0x50 core_list: __fastrs::Packed<__fastrs::Int32>;
+        0x5a other_server_api: __fastrs::Implicit<__fastrs::Str>;
+        0x60 threads_per_cq: __fastrs::Implicit<__fastrs::Int32>;
+        0xa8 server_processes: __fastrs::Implicit<__fastrs::Int32>;
+        0x1f48 resource_quota_size: __fastrs::Implicit<__fastrs::Int32>;
+        0x1f52 channel_args: __fastrs::Repeated<__fastrs::Tab<ChannelArg>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerArgs {
@@ -1035,55 +552,15 @@ pub struct ServerArgs {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerArgs {
     const FULL_NAME: &'static str = "grpc.testing.ServerArgs";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerArgs {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerArgs,
-            [__fastrs::table::Entry<ServerArgs>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ServerArgs, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerArgs, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1186,62 +663,16 @@ pub struct ServerStatus {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerStatus {
     const FULL_NAME: &'static str = "grpc.testing.ServerStatus";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerStatus {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerStatus,
-            [__fastrs::table::Entry<ServerStatus>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ServerStats>>,
-                >(0x0a, 0, ::fastrs::table_field!(ServerStatus, stats)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ServerStatus, port)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(ServerStatus, cores)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ServerStatus, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerStatus, unknown_fields, [0, 1, 2, 3];
+        0x0a stats: __fastrs::Optional<__fastrs::Tab<ServerStats>>;
+        0x10 port: __fastrs::Implicit<__fastrs::Int32>;
+        0x18 cores: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CoreRequest {
@@ -1251,52 +682,13 @@ pub struct CoreRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for CoreRequest {
     const FULL_NAME: &'static str = "grpc.testing.CoreRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CoreRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CoreRequest,
-            [__fastrs::table::Entry<CoreRequest>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(CoreRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CoreRequest, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CoreResponse {
@@ -1308,56 +700,14 @@ pub struct CoreResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for CoreResponse {
     const FULL_NAME: &'static str = "grpc.testing.CoreResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CoreResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CoreResponse,
-            [__fastrs::table::Entry<CoreResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(CoreResponse, cores)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CoreResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CoreResponse, unknown_fields, [0, 1];
+        0x08 cores: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Void {
@@ -1367,49 +717,13 @@ pub struct Void {
 #[allow(deprecated)]
 impl ::fastrs::Message for Void {
     const FULL_NAME: &'static str = "grpc.testing.Void";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Void {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Void, [__fastrs::table::Entry<Void>; 0]> = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(Void, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Void, unknown_fields, [];
+    }
 }
 /// A single performance scenario: input to qps_json_driver
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1436,77 +750,21 @@ pub struct Scenario {
 #[allow(deprecated)]
 impl ::fastrs::Message for Scenario {
     const FULL_NAME: &'static str = "grpc.testing.Scenario";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Scenario {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Scenario,
-            [__fastrs::table::Entry<Scenario>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Scenario, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ClientConfig>>,
-                >(0x12, 0, ::fastrs::table_field!(Scenario, client_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(Scenario, num_clients)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ServerConfig>>,
-                >(0x22, 0, ::fastrs::table_field!(Scenario, server_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(Scenario, num_servers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x30, 0, ::fastrs::table_field!(Scenario, warmup_seconds)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x38, 0, ::fastrs::table_field!(Scenario, benchmark_seconds)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x40, 0, ::fastrs::table_field!(Scenario, spawn_local_worker_count)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(Scenario, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Scenario, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 client_config: __fastrs::Optional<__fastrs::Tab<ClientConfig>>;
+        0x18 num_clients: __fastrs::Implicit<__fastrs::Int32>;
+        0x22 server_config: __fastrs::Optional<__fastrs::Tab<ServerConfig>>;
+        0x28 num_servers: __fastrs::Implicit<__fastrs::Int32>;
+        0x30 warmup_seconds: __fastrs::Implicit<__fastrs::Int32>;
+        0x38 benchmark_seconds: __fastrs::Implicit<__fastrs::Int32>;
+        0x40 spawn_local_worker_count: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 /// A set of scenarios to be run with qps_json_driver
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1518,56 +776,14 @@ pub struct Scenarios {
 #[allow(deprecated)]
 impl ::fastrs::Message for Scenarios {
     const FULL_NAME: &'static str = "grpc.testing.Scenarios";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Scenarios {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Scenarios,
-            [__fastrs::table::Entry<Scenarios>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Scenario>>,
-                >(0x0a, 0, ::fastrs::table_field!(Scenarios, scenarios)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Scenarios, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Scenarios, unknown_fields, [0, 1];
+        0x0a scenarios: __fastrs::Repeated<__fastrs::Tab<Scenario>>;
+    }
 }
 /// Basic summary that can be computed from ClientStats and ServerStats
 /// once the scenario has finished.
@@ -1616,177 +832,34 @@ pub struct ScenarioResultSummary {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScenarioResultSummary {
     const FULL_NAME: &'static str = "grpc.testing.ScenarioResultSummary";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScenarioResultSummary {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScenarioResultSummary,
-            [__fastrs::table::Entry<ScenarioResultSummary>; 20],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(ScenarioResultSummary, qps)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x11,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, qps_per_server_core),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x19,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, server_system_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x21,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, server_user_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x29,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, client_system_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x31,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, client_user_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x39, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_50)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x41, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_90)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x49, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_95)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x51, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_99)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x59, 0, ::fastrs::table_field!(ScenarioResultSummary, latency_999)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x61,
-                    0,
-                    ::fastrs::table_field!(ScenarioResultSummary, server_cpu_usage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x69,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, successful_requests_per_second
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x71,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, failed_requests_per_second
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x79,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, client_polls_per_request
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x81,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, server_polls_per_request
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x89,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, server_queries_per_cpu_sec
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(
-                    0x91,
-                    0,
-                    ::fastrs::table_field!(
-                        ScenarioResultSummary, client_queries_per_cpu_sec
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x9a, 0, ::fastrs::table_field!(ScenarioResultSummary, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(ScenarioResultSummary, end_time)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
-            ::fastrs::table_field!(ScenarioResultSummary, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScenarioResultSummary, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+            15, 16, 17, 18, 19, 20];
+        0x09 qps: __fastrs::Implicit<__fastrs::Double>;
+        0x11 qps_per_server_core: __fastrs::Implicit<__fastrs::Double>;
+        0x19 server_system_time: __fastrs::Implicit<__fastrs::Double>;
+        0x21 server_user_time: __fastrs::Implicit<__fastrs::Double>;
+        0x29 client_system_time: __fastrs::Implicit<__fastrs::Double>;
+        0x31 client_user_time: __fastrs::Implicit<__fastrs::Double>;
+        0x39 latency_50: __fastrs::Implicit<__fastrs::Double>;
+        0x41 latency_90: __fastrs::Implicit<__fastrs::Double>;
+        0x49 latency_95: __fastrs::Implicit<__fastrs::Double>;
+        0x51 latency_99: __fastrs::Implicit<__fastrs::Double>;
+        0x59 latency_999: __fastrs::Implicit<__fastrs::Double>;
+        0x61 server_cpu_usage: __fastrs::Implicit<__fastrs::Double>;
+        0x69 successful_requests_per_second: __fastrs::Implicit<__fastrs::Double>;
+        0x71 failed_requests_per_second: __fastrs::Implicit<__fastrs::Double>;
+        0x79 client_polls_per_request: __fastrs::Implicit<__fastrs::Double>;
+        0x81 server_polls_per_request: __fastrs::Implicit<__fastrs::Double>;
+        0x89 server_queries_per_cpu_sec: __fastrs::Implicit<__fastrs::Double>;
+        0x91 client_queries_per_cpu_sec: __fastrs::Implicit<__fastrs::Double>;
+        0x9a start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0xa2 end_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 /// Results of a single benchmark scenario.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1814,82 +887,22 @@ pub struct ScenarioResult {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScenarioResult {
     const FULL_NAME: &'static str = "grpc.testing.ScenarioResult";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScenarioResult {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScenarioResult,
-            [__fastrs::table::Entry<ScenarioResult>; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Scenario>>,
-                >(0x0a, 0, ::fastrs::table_field!(ScenarioResult, scenario)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<HistogramData>>,
-                >(0x12, 0, ::fastrs::table_field!(ScenarioResult, latencies)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ClientStats>>,
-                >(0x1a, 0, ::fastrs::table_field!(ScenarioResult, client_stats)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ServerStats>>,
-                >(0x22, 0, ::fastrs::table_field!(ScenarioResult, server_stats)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Int32>,
-                >(0x2a, 0x28, ::fastrs::table_field!(ScenarioResult, server_cores)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<ScenarioResultSummary>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(ScenarioResult, summary)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Bool>,
-                >(0x3a, 0x38, ::fastrs::table_field!(ScenarioResult, client_success)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Bool>,
-                >(0x42, 0x40, ::fastrs::table_field!(ScenarioResult, server_success)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<RequestResultCount>>,
-                >(0x4a, 0, ::fastrs::table_field!(ScenarioResult, request_results)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(ScenarioResult, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScenarioResult, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        0x0a scenario: __fastrs::Optional<__fastrs::Tab<Scenario>>;
+        0x12 latencies: __fastrs::Optional<__fastrs::Tab<HistogramData>>;
+        0x1a client_stats: __fastrs::Repeated<__fastrs::Tab<ClientStats>>;
+        0x22 server_stats: __fastrs::Repeated<__fastrs::Tab<ServerStats>>;
+        0x2a | 0x28 server_cores: __fastrs::Packed<__fastrs::Int32>;
+        0x32 summary: __fastrs::Optional<__fastrs::Tab<ScenarioResultSummary>>;
+        0x3a | 0x38 client_success: __fastrs::Packed<__fastrs::Bool>;
+        0x42 | 0x40 server_success: __fastrs::Packed<__fastrs::Bool>;
+        0x4a request_results: __fastrs::Repeated<__fastrs::Tab<RequestResultCount>>;
+    }
 }
 /// An empty message that you can re-use to avoid defining duplicated empty
 /// messages in your project. A typical example is to use it as argument or the
@@ -1906,52 +919,13 @@ pub struct Empty {
 #[allow(deprecated)]
 impl ::fastrs::Message for Empty {
     const FULL_NAME: &'static str = "grpc.testing.Empty";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Empty {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Empty,
-            [__fastrs::table::Entry<Empty>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(Empty, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Empty, unknown_fields, [];
+    }
 }
 /// TODO(dgq): Go back to using well-known types once
 /// <https://github.com/grpc/grpc/issues/6980> has been fixed.
@@ -1966,56 +940,14 @@ pub struct BoolValue {
 #[allow(deprecated)]
 impl ::fastrs::Message for BoolValue {
     const FULL_NAME: &'static str = "grpc.testing.BoolValue";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BoolValue {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BoolValue,
-            [__fastrs::table::Entry<BoolValue>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(BoolValue, value)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(BoolValue, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BoolValue, unknown_fields, [0, 1];
+        0x08 value: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// A block of data, to simply increase gRPC message size.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2030,59 +962,15 @@ pub struct Payload {
 #[allow(deprecated)]
 impl ::fastrs::Message for Payload {
     const FULL_NAME: &'static str = "grpc.testing.Payload";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Payload {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Payload,
-            [__fastrs::table::Entry<Payload>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
-                >(0x08, 0, ::fastrs::table_field!(Payload, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Payload, body)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Payload, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Payload, unknown_fields, [0, 1, 2];
+        0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<PayloadType>>;
+        0x12 body: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 /// A protobuf representation for grpc status. This is used by test
 /// clients to specify a status that the server should attempt to return.
@@ -2096,59 +984,15 @@ pub struct EchoStatus {
 #[allow(deprecated)]
 impl ::fastrs::Message for EchoStatus {
     const FULL_NAME: &'static str = "grpc.testing.EchoStatus";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EchoStatus {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            EchoStatus,
-            [__fastrs::table::Entry<EchoStatus>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(EchoStatus, code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(EchoStatus, message)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(EchoStatus, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        EchoStatus, unknown_fields, [0, 1, 2];
+        0x08 code: __fastrs::Implicit<__fastrs::Int32>;
+        0x12 message: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Unary request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2185,90 +1029,24 @@ pub struct SimpleRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for SimpleRequest {
     const FULL_NAME: &'static str = "grpc.testing.SimpleRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SimpleRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SimpleRequest,
-            [__fastrs::table::Entry<SimpleRequest>; 11],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
-                >(0x08, 0, ::fastrs::table_field!(SimpleRequest, response_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(SimpleRequest, response_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
-                >(0x1a, 0, ::fastrs::table_field!(SimpleRequest, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(SimpleRequest, fill_username)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(SimpleRequest, fill_oauth_scope)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
-                >(0x32, 0, ::fastrs::table_field!(SimpleRequest, response_compressed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<EchoStatus>>,
-                >(0x3a, 0, ::fastrs::table_field!(SimpleRequest, response_status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
-                >(0x42, 0, ::fastrs::table_field!(SimpleRequest, expect_compressed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x48, 0, ::fastrs::table_field!(SimpleRequest, fill_server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(SimpleRequest, fill_grpclb_route_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<TestOrcaReport>>,
-                >(0x5a, 0, ::fastrs::table_field!(SimpleRequest, orca_per_query_report)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(SimpleRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SimpleRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        0x08 response_type: __fastrs::Implicit<__fastrs::OpenEnum<PayloadType>>;
+        0x10 response_size: __fastrs::Implicit<__fastrs::Int32>;
+        0x1a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
+        0x20 fill_username: __fastrs::Implicit<__fastrs::Bool>;
+        0x28 fill_oauth_scope: __fastrs::Implicit<__fastrs::Bool>;
+        0x32 response_compressed: __fastrs::Optional<__fastrs::Tab<BoolValue>>;
+        0x3a response_status: __fastrs::Optional<__fastrs::Tab<EchoStatus>>;
+        0x42 expect_compressed: __fastrs::Optional<__fastrs::Tab<BoolValue>>;
+        0x48 fill_server_id: __fastrs::Implicit<__fastrs::Bool>;
+        0x50 fill_grpclb_route_type: __fastrs::Implicit<__fastrs::Bool>;
+        0x5a orca_per_query_report: __fastrs::Optional<__fastrs::Tab<TestOrcaReport>>;
+    }
 }
 /// Unary response, as configured by the request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2293,71 +1071,19 @@ pub struct SimpleResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for SimpleResponse {
     const FULL_NAME: &'static str = "grpc.testing.SimpleResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SimpleResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SimpleResponse,
-            [__fastrs::table::Entry<SimpleResponse>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(SimpleResponse, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(SimpleResponse, username)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(SimpleResponse, oauth_scope)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(SimpleResponse, server_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<GrpclbRouteType>>,
-                >(0x28, 0, ::fastrs::table_field!(SimpleResponse, grpclb_route_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(SimpleResponse, hostname)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(SimpleResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SimpleResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
+        0x12 username: __fastrs::Implicit<__fastrs::Str>;
+        0x1a oauth_scope: __fastrs::Implicit<__fastrs::Str>;
+        0x22 server_id: __fastrs::Implicit<__fastrs::Str>;
+        0x28 grpclb_route_type: __fastrs::Implicit<__fastrs::OpenEnum<GrpclbRouteType>>;
+        0x32 hostname: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Client-streaming request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2375,63 +1101,15 @@ pub struct StreamingInputCallRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for StreamingInputCallRequest {
     const FULL_NAME: &'static str = "grpc.testing.StreamingInputCallRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StreamingInputCallRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StreamingInputCallRequest,
-            [__fastrs::table::Entry<StreamingInputCallRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(StreamingInputCallRequest, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(StreamingInputCallRequest, expect_compressed),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StreamingInputCallRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StreamingInputCallRequest, unknown_fields, [0, 1, 2];
+        0x0a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
+        0x12 expect_compressed: __fastrs::Optional<__fastrs::Tab<BoolValue>>;
+    }
 }
 /// Client-streaming response.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2444,62 +1122,14 @@ pub struct StreamingInputCallResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for StreamingInputCallResponse {
     const FULL_NAME: &'static str = "grpc.testing.StreamingInputCallResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StreamingInputCallResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StreamingInputCallResponse,
-            [__fastrs::table::Entry<StreamingInputCallResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        StreamingInputCallResponse, aggregated_payload_size
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StreamingInputCallResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StreamingInputCallResponse, unknown_fields, [0, 1];
+        0x08 aggregated_payload_size: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 /// Configuration for a particular response.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2523,69 +1153,17 @@ pub struct ResponseParameters {
 #[allow(deprecated)]
 impl ::fastrs::Message for ResponseParameters {
     const FULL_NAME: &'static str = "grpc.testing.ResponseParameters";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResponseParameters {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ResponseParameters,
-            [__fastrs::table::Entry<ResponseParameters>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ResponseParameters, size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ResponseParameters, interval_us)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
-                >(0x1a, 0, ::fastrs::table_field!(ResponseParameters, compressed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<BoolValue>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ResponseParameters, fill_peer_socket_address),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ResponseParameters, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ResponseParameters, unknown_fields, [0, 1, 2, 3, 4];
+        0x08 size: __fastrs::Implicit<__fastrs::Int32>;
+        0x10 interval_us: __fastrs::Implicit<__fastrs::Int32>;
+        0x1a compressed: __fastrs::Optional<__fastrs::Tab<BoolValue>>;
+        0x22 fill_peer_socket_address: __fastrs::Optional<__fastrs::Tab<BoolValue>>;
+    }
 }
 /// Server-streaming request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2609,86 +1187,18 @@ pub struct StreamingOutputCallRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for StreamingOutputCallRequest {
     const FULL_NAME: &'static str = "grpc.testing.StreamingOutputCallRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StreamingOutputCallRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StreamingOutputCallRequest,
-            [__fastrs::table::Entry<StreamingOutputCallRequest>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::OpenEnum<PayloadType>>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(StreamingOutputCallRequest, response_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ResponseParameters>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StreamingOutputCallRequest, response_parameters
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
-                >(0x1a, 0, ::fastrs::table_field!(StreamingOutputCallRequest, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<EchoStatus>>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(StreamingOutputCallRequest, response_status),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<TestOrcaReport>>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(StreamingOutputCallRequest, orca_oob_report),
-                ),
-            ],
-            &[0, 1, 2, 3, 0, 0, 0, 4, 5],
-            ::fastrs::table_field!(StreamingOutputCallRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StreamingOutputCallRequest, unknown_fields, [0, 1, 2, 3, 0, 0, 0, 4, 5];
+        0x08 response_type: __fastrs::Implicit<__fastrs::OpenEnum<PayloadType>>;
+        0x12 response_parameters: __fastrs::Repeated<__fastrs::Tab<ResponseParameters>>;
+        0x1a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
+        0x3a response_status: __fastrs::Optional<__fastrs::Tab<EchoStatus>>;
+        0x42 orca_oob_report: __fastrs::Optional<__fastrs::Tab<TestOrcaReport>>;
+    }
 }
 /// Server-streaming response, as configured by the request and parameters.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2703,65 +1213,15 @@ pub struct StreamingOutputCallResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for StreamingOutputCallResponse {
     const FULL_NAME: &'static str = "grpc.testing.StreamingOutputCallResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StreamingOutputCallResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StreamingOutputCallResponse,
-            [__fastrs::table::Entry<StreamingOutputCallResponse>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(StreamingOutputCallResponse, payload)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StreamingOutputCallResponse, peer_socket_address
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StreamingOutputCallResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StreamingOutputCallResponse, unknown_fields, [0, 1, 2];
+        0x0a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
+        0x12 peer_socket_address: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// For reconnect interop test only.
 /// Client tells server what reconnection parameters it used.
@@ -2774,60 +1234,14 @@ pub struct ReconnectParams {
 #[allow(deprecated)]
 impl ::fastrs::Message for ReconnectParams {
     const FULL_NAME: &'static str = "grpc.testing.ReconnectParams";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ReconnectParams {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ReconnectParams,
-            [__fastrs::table::Entry<ReconnectParams>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(ReconnectParams, max_reconnect_backoff_ms),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ReconnectParams, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ReconnectParams, unknown_fields, [0, 1];
+        0x08 max_reconnect_backoff_ms: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 /// For reconnect interop test only.
 /// Server tells client whether its reconnects are following the spec and the
@@ -2842,59 +1256,15 @@ pub struct ReconnectInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ReconnectInfo {
     const FULL_NAME: &'static str = "grpc.testing.ReconnectInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ReconnectInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ReconnectInfo,
-            [__fastrs::table::Entry<ReconnectInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(ReconnectInfo, passed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Int32>,
-                >(0x12, 0x10, ::fastrs::table_field!(ReconnectInfo, backoff_ms)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ReconnectInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ReconnectInfo, unknown_fields, [0, 1, 2];
+        0x08 passed: __fastrs::Implicit<__fastrs::Bool>;
+        0x12 | 0x10 backoff_ms: __fastrs::Packed<__fastrs::Int32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadBalancerStatsRequest {
@@ -2912,70 +1282,16 @@ pub struct LoadBalancerStatsRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancerStatsRequest {
     const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancerStatsRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadBalancerStatsRequest,
-            [__fastrs::table::Entry<LoadBalancerStatsRequest>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(LoadBalancerStatsRequest, num_rpcs)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(LoadBalancerStatsRequest, timeout_sec),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(LoadBalancerStatsRequest, metadata_keys),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(LoadBalancerStatsRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadBalancerStatsRequest, unknown_fields, [0, 1, 2, 3];
+        0x08 num_rpcs: __fastrs::Implicit<__fastrs::Int32>;
+        0x10 timeout_sec: __fastrs::Implicit<__fastrs::Int32>;
+        0x1a metadata_keys: __fastrs::Repeated<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadBalancerStatsResponse {
@@ -2998,63 +1314,17 @@ pub struct LoadBalancerStatsResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancerStatsResponse {
     const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancerStatsResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadBalancerStatsResponse,
-            [__fastrs::table::Entry<LoadBalancerStatsResponse>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(LoadBalancerStatsResponse, num_failures),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(LoadBalancerStatsResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadBalancerStatsResponse, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a => hooked;
+        0x10 num_failures: __fastrs::Implicit<__fastrs::Int32>;
+        0x1a => hooked;
+        0x22 => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3195,62 +1465,16 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl ::fastrs::Message for MetadataEntry {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse.MetadataEntry";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for MetadataEntry {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                MetadataEntry,
-                [__fastrs::table::Entry<MetadataEntry>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(MetadataEntry, key)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(MetadataEntry, value)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::OpenEnum<MetadataType>>,
-                    >(0x18, 0, ::fastrs::table_field!(MetadataEntry, r#type)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(MetadataEntry, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            MetadataEntry, unknown_fields, [0, 1, 2, 3];
+            0x0a key: __fastrs::Implicit<__fastrs::Str>;
+            0x12 value: __fastrs::Implicit<__fastrs::Str>;
+            0x18 r#type: __fastrs::Implicit<__fastrs::OpenEnum<MetadataType>>;
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct RpcMetadata {
@@ -3263,56 +1487,14 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl ::fastrs::Message for RpcMetadata {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse.RpcMetadata";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for RpcMetadata {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                RpcMetadata,
-                [__fastrs::table::Entry<RpcMetadata>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::table::Tab<MetadataEntry>>,
-                    >(0x0a, 0, ::fastrs::table_field!(RpcMetadata, metadata)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(RpcMetadata, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            RpcMetadata, unknown_fields, [0, 1];
+            0x0a metadata: __fastrs::Repeated<__fastrs::Tab<MetadataEntry>>;
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct MetadataByPeer {
@@ -3324,56 +1506,14 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl ::fastrs::Message for MetadataByPeer {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse.MetadataByPeer";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for MetadataByPeer {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                MetadataByPeer,
-                [__fastrs::table::Entry<MetadataByPeer>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::table::Tab<RpcMetadata>>,
-                    >(0x0a, 0, ::fastrs::table_field!(MetadataByPeer, rpc_metadata)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(MetadataByPeer, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            MetadataByPeer, unknown_fields, [0, 1];
+            0x0a rpc_metadata: __fastrs::Repeated<__fastrs::Tab<RpcMetadata>>;
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct RpcsByPeer {
@@ -3388,52 +1528,14 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl ::fastrs::Message for RpcsByPeer {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerStatsResponse.RpcsByPeer";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for RpcsByPeer {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                RpcsByPeer,
-                [__fastrs::table::Entry<RpcsByPeer>; 1],
-            > = __fastrs::table::Table::new(
-                [__fastrs::table::Entry::hooked(0x0a)],
-                &[0, 1],
-                ::fastrs::table_field!(RpcsByPeer, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            RpcsByPeer, unknown_fields, [0, 1];
+            0x0a => hooked;
+        }
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -3534,52 +1636,13 @@ pub struct LoadBalancerAccumulatedStatsRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancerAccumulatedStatsRequest {
     const FULL_NAME: &'static str = "grpc.testing.LoadBalancerAccumulatedStatsRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadBalancerAccumulatedStatsRequest,
-            [__fastrs::table::Entry<LoadBalancerAccumulatedStatsRequest>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(LoadBalancerAccumulatedStatsRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadBalancerAccumulatedStatsRequest, unknown_fields, [];
+    }
 }
 /// Accumulated stats for RPCs sent by a test client.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3617,57 +1680,17 @@ pub struct LoadBalancerAccumulatedStatsResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
     const FULL_NAME: &'static str = "grpc.testing.LoadBalancerAccumulatedStatsResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            LoadBalancerAccumulatedStatsResponse,
-            [__fastrs::table::Entry<LoadBalancerAccumulatedStatsResponse>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(LoadBalancerAccumulatedStatsResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        LoadBalancerAccumulatedStatsResponse, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a => hooked;
+        0x12 => hooked;
+        0x1a => hooked;
+        0x22 => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3840,57 +1863,15 @@ pub mod load_balancer_accumulated_stats_response {
     #[allow(deprecated)]
     impl ::fastrs::Message for MethodStats {
         const FULL_NAME: &'static str = "grpc.testing.LoadBalancerAccumulatedStatsResponse.MethodStats";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for MethodStats {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                MethodStats,
-                [__fastrs::table::Entry<MethodStats>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(MethodStats, rpcs_started)),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(MethodStats, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            MethodStats, unknown_fields, [0, 1, 2];
+            0x08 rpcs_started: __fastrs::Implicit<__fastrs::Int32>;
+            0x12 => hooked;
+        }
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -3962,66 +1943,16 @@ pub struct ClientConfigureRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientConfigureRequest {
     const FULL_NAME: &'static str = "grpc.testing.ClientConfigureRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientConfigureRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientConfigureRequest,
-            [__fastrs::table::Entry<ClientConfigureRequest>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<
-                        __fastrs::OpenEnum<client_configure_request::RpcType>,
-                    >,
-                >(0x0a, 0x08, ::fastrs::table_field!(ClientConfigureRequest, types)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<client_configure_request::Metadata>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ClientConfigureRequest, metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(ClientConfigureRequest, timeout_sec)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ClientConfigureRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientConfigureRequest, unknown_fields, [0, 1, 2, 3];
+        0x0a | 0x08 types: __fastrs::Packed<__fastrs::OpenEnum<client_configure_request::RpcType>>;
+        0x12 metadata: __fastrs::Repeated<__fastrs::Tab<client_configure_request::Metadata>>;
+        0x18 timeout_sec: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 /// Types nested in [`ClientConfigureRequest`].
 pub mod client_configure_request {
@@ -4038,62 +1969,16 @@ pub mod client_configure_request {
     #[allow(deprecated)]
     impl ::fastrs::Message for Metadata {
         const FULL_NAME: &'static str = "grpc.testing.ClientConfigureRequest.Metadata";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Metadata {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Metadata,
-                [__fastrs::table::Entry<Metadata>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::OpenEnum<RpcType>>,
-                    >(0x08, 0, ::fastrs::table_field!(Metadata, r#type)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Metadata, key)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Metadata, value)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(Metadata, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Metadata, unknown_fields, [0, 1, 2, 3];
+            0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<RpcType>>;
+            0x12 key: __fastrs::Implicit<__fastrs::Str>;
+            0x1a value: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
     /// Type of RPCs to send.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -4140,52 +2025,13 @@ pub struct ClientConfigureResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientConfigureResponse {
     const FULL_NAME: &'static str = "grpc.testing.ClientConfigureResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientConfigureResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientConfigureResponse,
-            [__fastrs::table::Entry<ClientConfigureResponse>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(ClientConfigureResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientConfigureResponse, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MemorySize {
@@ -4196,56 +2042,14 @@ pub struct MemorySize {
 #[allow(deprecated)]
 impl ::fastrs::Message for MemorySize {
     const FULL_NAME: &'static str = "grpc.testing.MemorySize";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MemorySize {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            MemorySize,
-            [__fastrs::table::Entry<MemorySize>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(MemorySize, rss)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(MemorySize, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        MemorySize, unknown_fields, [0, 1];
+        0x08 rss: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 /// Metrics data the server will update and send to the client. It mirrors orca load report
 /// <https://github.com/cncf/xds/blob/eded343319d09f30032952beda9840bbd3dcf7ac/xds/data/orca/v3/orca_load_report.proto#L15>,
@@ -4262,61 +2066,17 @@ pub struct TestOrcaReport {
 #[allow(deprecated)]
 impl ::fastrs::Message for TestOrcaReport {
     const FULL_NAME: &'static str = "grpc.testing.TestOrcaReport";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TestOrcaReport {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TestOrcaReport,
-            [__fastrs::table::Entry<TestOrcaReport>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(TestOrcaReport, cpu_utilization)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(TestOrcaReport, memory_utilization)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(TestOrcaReport, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TestOrcaReport, unknown_fields, [0, 1, 2, 3, 4];
+        0x09 cpu_utilization: __fastrs::Implicit<__fastrs::Double>;
+        0x11 memory_utilization: __fastrs::Implicit<__fastrs::Double>;
+        0x1a => hooked;
+        0x22 => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -4418,69 +2178,15 @@ pub struct SetReturnStatusRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for SetReturnStatusRequest {
     const FULL_NAME: &'static str = "grpc.testing.SetReturnStatusRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetReturnStatusRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SetReturnStatusRequest,
-            [__fastrs::table::Entry<SetReturnStatusRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(SetReturnStatusRequest, grpc_code_to_return),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SetReturnStatusRequest, grpc_status_description
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SetReturnStatusRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SetReturnStatusRequest, unknown_fields, [0, 1, 2];
+        0x08 grpc_code_to_return: __fastrs::Implicit<__fastrs::Int32>;
+        0x12 grpc_status_description: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct HookRequest {
@@ -4495,67 +2201,17 @@ pub struct HookRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for HookRequest {
     const FULL_NAME: &'static str = "grpc.testing.HookRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HookRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HookRequest,
-            [__fastrs::table::Entry<HookRequest>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<hook_request::HookRequestCommand>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(HookRequest, command)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(HookRequest, grpc_code_to_return)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(HookRequest, grpc_status_description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x20, 0, ::fastrs::table_field!(HookRequest, server_port)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(HookRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HookRequest, unknown_fields, [0, 1, 2, 3, 4];
+        0x08 command: __fastrs::Implicit<__fastrs::OpenEnum<hook_request::HookRequestCommand>>;
+        0x10 grpc_code_to_return: __fastrs::Implicit<__fastrs::Int32>;
+        0x1a grpc_status_description: __fastrs::Implicit<__fastrs::Str>;
+        0x20 server_port: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 /// Types nested in [`HookRequest`].
 pub mod hook_request {
@@ -4614,52 +2270,13 @@ pub struct HookResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for HookResponse {
     const FULL_NAME: &'static str = "grpc.testing.HookResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HookResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HookResponse,
-            [__fastrs::table::Entry<HookResponse>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(HookResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HookResponse, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ByteBufferParams {
@@ -4671,59 +2288,15 @@ pub struct ByteBufferParams {
 #[allow(deprecated)]
 impl ::fastrs::Message for ByteBufferParams {
     const FULL_NAME: &'static str = "grpc.testing.ByteBufferParams";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ByteBufferParams {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ByteBufferParams,
-            [__fastrs::table::Entry<ByteBufferParams>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ByteBufferParams, req_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(ByteBufferParams, resp_size)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ByteBufferParams, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ByteBufferParams, unknown_fields, [0, 1, 2];
+        0x08 req_size: __fastrs::Implicit<__fastrs::Int32>;
+        0x10 resp_size: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SimpleProtoParams {
@@ -4735,59 +2308,15 @@ pub struct SimpleProtoParams {
 #[allow(deprecated)]
 impl ::fastrs::Message for SimpleProtoParams {
     const FULL_NAME: &'static str = "grpc.testing.SimpleProtoParams";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SimpleProtoParams {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SimpleProtoParams,
-            [__fastrs::table::Entry<SimpleProtoParams>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(SimpleProtoParams, req_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(SimpleProtoParams, resp_size)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SimpleProtoParams, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SimpleProtoParams, unknown_fields, [0, 1, 2];
+        0x08 req_size: __fastrs::Implicit<__fastrs::Int32>;
+        0x10 resp_size: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 /// TODO (vpai): Fill this in once the details of complex, representative
 /// protos are decided
@@ -4799,52 +2328,13 @@ pub struct ComplexProtoParams {
 #[allow(deprecated)]
 impl ::fastrs::Message for ComplexProtoParams {
     const FULL_NAME: &'static str = "grpc.testing.ComplexProtoParams";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComplexProtoParams {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ComplexProtoParams,
-            [__fastrs::table::Entry<ComplexProtoParams>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(ComplexProtoParams, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ComplexProtoParams, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PayloadConfig {
@@ -4855,56 +2345,16 @@ pub struct PayloadConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for PayloadConfig {
     const FULL_NAME: &'static str = "grpc.testing.PayloadConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PayloadConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PayloadConfig,
-            [__fastrs::table::Entry<PayloadConfig>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(PayloadConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PayloadConfig, unknown_fields, [0, 1, 2, 3];
+        0x0a => hooked;
+        0x12 => hooked_read;
+        0x1a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -5063,74 +2513,20 @@ pub struct ServerStats {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerStats {
     const FULL_NAME: &'static str = "grpc.testing.ServerStats";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerStats {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerStats,
-            [__fastrs::table::Entry<ServerStats>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(ServerStats, time_elapsed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(ServerStats, time_user)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(ServerStats, time_system)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x20, 0, ::fastrs::table_field!(ServerStats, total_cpu_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x28, 0, ::fastrs::table_field!(ServerStats, idle_cpu_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x30, 0, ::fastrs::table_field!(ServerStats, cq_poll_count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<super::core::Stats>>,
-                >(0x3a, 0, ::fastrs::table_field!(ServerStats, core_stats)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ServerStats, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerStats, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x09 time_elapsed: __fastrs::Implicit<__fastrs::Double>;
+        0x11 time_user: __fastrs::Implicit<__fastrs::Double>;
+        0x19 time_system: __fastrs::Implicit<__fastrs::Double>;
+        0x20 total_cpu_time: __fastrs::Implicit<__fastrs::Uint64>;
+        0x28 idle_cpu_time: __fastrs::Implicit<__fastrs::Uint64>;
+        0x30 cq_poll_count: __fastrs::Implicit<__fastrs::Uint64>;
+        0x3a core_stats: __fastrs::Optional<__fastrs::Tab<super::core::Stats>>;
+    }
 }
 /// Histogram params based on grpc/support/histogram.c
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5145,59 +2541,15 @@ pub struct HistogramParams {
 #[allow(deprecated)]
 impl ::fastrs::Message for HistogramParams {
     const FULL_NAME: &'static str = "grpc.testing.HistogramParams";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HistogramParams {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HistogramParams,
-            [__fastrs::table::Entry<HistogramParams>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x09, 0, ::fastrs::table_field!(HistogramParams, resolution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(HistogramParams, max_possible)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(HistogramParams, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HistogramParams, unknown_fields, [0, 1, 2];
+        0x09 resolution: __fastrs::Implicit<__fastrs::Double>;
+        0x11 max_possible: __fastrs::Implicit<__fastrs::Double>;
+    }
 }
 /// Histogram data based on grpc/support/histogram.c
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5214,71 +2566,19 @@ pub struct HistogramData {
 #[allow(deprecated)]
 impl ::fastrs::Message for HistogramData {
     const FULL_NAME: &'static str = "grpc.testing.HistogramData";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HistogramData {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HistogramData,
-            [__fastrs::table::Entry<HistogramData>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Uint32>,
-                >(0x0a, 0x08, ::fastrs::table_field!(HistogramData, bucket)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(HistogramData, min_seen)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(HistogramData, max_seen)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x21, 0, ::fastrs::table_field!(HistogramData, sum)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x29, 0, ::fastrs::table_field!(HistogramData, sum_of_squares)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x31, 0, ::fastrs::table_field!(HistogramData, count)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(HistogramData, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HistogramData, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a | 0x08 bucket: __fastrs::Packed<__fastrs::Uint32>;
+        0x11 min_seen: __fastrs::Implicit<__fastrs::Double>;
+        0x19 max_seen: __fastrs::Implicit<__fastrs::Double>;
+        0x21 sum: __fastrs::Implicit<__fastrs::Double>;
+        0x29 sum_of_squares: __fastrs::Implicit<__fastrs::Double>;
+        0x31 count: __fastrs::Implicit<__fastrs::Double>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestResultCount {
@@ -5290,59 +2590,15 @@ pub struct RequestResultCount {
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestResultCount {
     const FULL_NAME: &'static str = "grpc.testing.RequestResultCount";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestResultCount {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RequestResultCount,
-            [__fastrs::table::Entry<RequestResultCount>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(RequestResultCount, status_code)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(RequestResultCount, count)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RequestResultCount, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RequestResultCount, unknown_fields, [0, 1, 2];
+        0x08 status_code: __fastrs::Implicit<__fastrs::Int32>;
+        0x10 count: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientStats {
@@ -5364,74 +2620,20 @@ pub struct ClientStats {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStats {
     const FULL_NAME: &'static str = "grpc.testing.ClientStats";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStats {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientStats,
-            [__fastrs::table::Entry<ClientStats>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<HistogramData>>,
-                >(0x0a, 0, ::fastrs::table_field!(ClientStats, latencies)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(ClientStats, time_elapsed)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(ClientStats, time_user)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x21, 0, ::fastrs::table_field!(ClientStats, time_system)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<RequestResultCount>>,
-                >(0x2a, 0, ::fastrs::table_field!(ClientStats, request_results)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint64>,
-                >(0x30, 0, ::fastrs::table_field!(ClientStats, cq_poll_count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<super::core::Stats>>,
-                >(0x3a, 0, ::fastrs::table_field!(ClientStats, core_stats)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ClientStats, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientStats, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a latencies: __fastrs::Optional<__fastrs::Tab<HistogramData>>;
+        0x11 time_elapsed: __fastrs::Implicit<__fastrs::Double>;
+        0x19 time_user: __fastrs::Implicit<__fastrs::Double>;
+        0x21 time_system: __fastrs::Implicit<__fastrs::Double>;
+        0x2a request_results: __fastrs::Repeated<__fastrs::Tab<RequestResultCount>>;
+        0x30 cq_poll_count: __fastrs::Implicit<__fastrs::Uint64>;
+        0x3a core_stats: __fastrs::Optional<__fastrs::Tab<super::core::Stats>>;
+    }
 }
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]

@@ -15,59 +15,15 @@ pub struct StopOnRequestRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for StopOnRequestRequest {
     const FULL_NAME: &'static str = "grpc.testing.xdsconfig.StopOnRequestRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StopOnRequestRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StopOnRequestRequest,
-            [__fastrs::table::Entry<StopOnRequestRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StopOnRequestRequest, type_url)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StopOnRequestRequest, name)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StopOnRequestRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StopOnRequestRequest, unknown_fields, [0, 1, 2];
+        0x0a type_url: __fastrs::Implicit<__fastrs::Str>;
+        0x12 name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Response to a request to stop server on specific resource request. Contains
 /// a list of resources would cause the server to stop
@@ -80,58 +36,14 @@ pub struct StopOnRequestResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for StopOnRequestResponse {
     const FULL_NAME: &'static str = "grpc.testing.xdsconfig.StopOnRequestResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StopOnRequestResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StopOnRequestResponse,
-            [__fastrs::table::Entry<StopOnRequestResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<stop_on_request_response::ResourceFilter>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(StopOnRequestResponse, filters)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StopOnRequestResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StopOnRequestResponse, unknown_fields, [0, 1];
+        0x0a filters: __fastrs::Repeated<__fastrs::Tab<stop_on_request_response::ResourceFilter>>;
+    }
 }
 /// Types nested in [`StopOnRequestResponse`].
 pub mod stop_on_request_response {
@@ -146,59 +58,15 @@ pub mod stop_on_request_response {
     #[allow(deprecated)]
     impl ::fastrs::Message for ResourceFilter {
         const FULL_NAME: &'static str = "grpc.testing.xdsconfig.StopOnRequestResponse.ResourceFilter";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ResourceFilter {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                ResourceFilter,
-                [__fastrs::table::Entry<ResourceFilter>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(ResourceFilter, type_url)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(ResourceFilter, name)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(ResourceFilter, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            ResourceFilter, unknown_fields, [0, 1, 2];
+            0x0a type_url: __fastrs::Implicit<__fastrs::Str>;
+            0x12 name: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
 }
 /// Request to set one or more resources.
@@ -211,58 +79,14 @@ pub struct SetResourcesRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for SetResourcesRequest {
     const FULL_NAME: &'static str = "grpc.testing.xdsconfig.SetResourcesRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetResourcesRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SetResourcesRequest,
-            [__fastrs::table::Entry<SetResourcesRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<set_resources_request::ResourceToSet>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(SetResourcesRequest, resources)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(SetResourcesRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SetResourcesRequest, unknown_fields, [0, 1];
+        0x0a resources: __fastrs::Repeated<__fastrs::Tab<set_resources_request::ResourceToSet>>;
+    }
 }
 /// Types nested in [`SetResourcesRequest`].
 pub mod set_resources_request {
@@ -281,64 +105,16 @@ pub mod set_resources_request {
     #[allow(deprecated)]
     impl ::fastrs::Message for ResourceToSet {
         const FULL_NAME: &'static str = "grpc.testing.xdsconfig.SetResourcesRequest.ResourceToSet";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ResourceToSet {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                ResourceToSet,
-                [__fastrs::table::Entry<ResourceToSet>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(ResourceToSet, type_url)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(ResourceToSet, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Any>,
-                        >,
-                    >(0x1a, 0, ::fastrs::table_field!(ResourceToSet, body)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(ResourceToSet, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            ResourceToSet, unknown_fields, [0, 1, 2, 3];
+            0x0a type_url: __fastrs::Implicit<__fastrs::Str>;
+            0x12 name: __fastrs::Implicit<__fastrs::Str>;
+            0x1a body: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
+        }
     }
 }
 /// Response to request to set resource. Contains all xDS resources from the
@@ -352,54 +128,12 @@ pub struct SetResourcesResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for SetResourcesResponse {
     const FULL_NAME: &'static str = "grpc.testing.xdsconfig.SetResourcesResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetResourcesResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SetResourcesResponse,
-            [__fastrs::table::Entry<SetResourcesResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x0a, 0, ::fastrs::table_field!(SetResourcesResponse, resource)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(SetResourcesResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SetResourcesResponse, unknown_fields, [0, 1];
+        0x0a resource: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>;
+    }
 }

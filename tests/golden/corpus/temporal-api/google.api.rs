@@ -26,56 +26,15 @@ pub struct Http {
 #[allow(deprecated)]
 impl ::fastrs::Message for Http {
     const FULL_NAME: &'static str = "google.api.Http";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Http {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Http, [__fastrs::table::Entry<Http>; 2]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<HttpRule>>,
-                >(0x0a, 0, ::fastrs::table_field!(Http, rules)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(Http, fully_decode_reserved_expansion)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Http, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Http, unknown_fields, [0, 1, 2];
+        0x0a rules: __fastrs::Repeated<__fastrs::Tab<HttpRule>>;
+        0x10 fully_decode_reserved_expansion: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// # gRPC Transcoding
 ///
@@ -384,71 +343,23 @@ pub struct HttpRule {
 #[allow(deprecated)]
 impl ::fastrs::Message for HttpRule {
     const FULL_NAME: &'static str = "google.api.HttpRule";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HttpRule {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HttpRule,
-            [__fastrs::table::Entry<HttpRule>; 10],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HttpRule, selector)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-                __fastrs::table::Entry::hooked_read(0x22),
-                __fastrs::table::Entry::hooked_read(0x2a),
-                __fastrs::table::Entry::hooked_read(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(HttpRule, body)),
-                __fastrs::table::Entry::hooked(0x42),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<HttpRule>>,
-                >(0x5a, 0, ::fastrs::table_field!(HttpRule, additional_bindings)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x62, 0, ::fastrs::table_field!(HttpRule, response_body)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 10],
-            ::fastrs::table_field!(HttpRule, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HttpRule, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 10];
+        0x0a selector: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+        0x1a => hooked_read;
+        0x22 => hooked_read;
+        0x2a => hooked_read;
+        0x32 => hooked_read;
+        0x3a body: __fastrs::Implicit<__fastrs::Str>;
+        0x42 => hooked;
+        0x5a additional_bindings: __fastrs::Repeated<__fastrs::Tab<HttpRule>>;
+        0x62 response_body: __fastrs::Implicit<__fastrs::Str>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -670,59 +581,15 @@ pub struct CustomHttpPattern {
 #[allow(deprecated)]
 impl ::fastrs::Message for CustomHttpPattern {
     const FULL_NAME: &'static str = "google.api.CustomHttpPattern";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CustomHttpPattern {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CustomHttpPattern,
-            [__fastrs::table::Entry<CustomHttpPattern>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CustomHttpPattern, kind)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CustomHttpPattern, path)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CustomHttpPattern, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CustomHttpPattern, unknown_fields, [0, 1, 2];
+        0x0a kind: __fastrs::Implicit<__fastrs::Str>;
+        0x12 path: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// See `HttpRule`.
 pub const HTTP: ::fastrs::Extension<

@@ -15,59 +15,15 @@ pub struct OperationOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for OperationOptions {
     const FULL_NAME: &'static str = "nexusannotations.v1.OperationOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for OperationOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            OperationOptions,
-            [__fastrs::table::Entry<OperationOptions>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(OperationOptions, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(OperationOptions, tags)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(OperationOptions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        OperationOptions, unknown_fields, [0, 1, 2];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 tags: __fastrs::Repeated<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServiceOptions {
@@ -81,59 +37,15 @@ pub struct ServiceOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServiceOptions {
     const FULL_NAME: &'static str = "nexusannotations.v1.ServiceOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServiceOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServiceOptions,
-            [__fastrs::table::Entry<ServiceOptions>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ServiceOptions, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ServiceOptions, tags)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ServiceOptions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServiceOptions, unknown_fields, [0, 1, 2];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 tags: __fastrs::Repeated<__fastrs::Str>;
+    }
 }
 pub const SERVICE: ::fastrs::Extension<
     ::fastrs::descriptor::ServiceOptions,

@@ -14,55 +14,15 @@ pub struct ActivityExecutionOutcome {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityExecutionOutcome {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.ActivityExecutionOutcome";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityExecutionOutcome {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityExecutionOutcome,
-            [__fastrs::table::Entry<ActivityExecutionOutcome>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ActivityExecutionOutcome, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityExecutionOutcome, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -213,105 +173,21 @@ pub struct ActivityOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityOptions {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.ActivityOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityOptions,
-            [__fastrs::table::Entry<ActivityOptions>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ActivityOptions, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ActivityOptions, schedule_to_close_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ActivityOptions, schedule_to_start_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ActivityOptions, start_to_close_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(ActivityOptions, heartbeat_timeout)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(ActivityOptions, retry_policy)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(ActivityOptions, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x42, 0, ::fastrs::table_field!(ActivityOptions, start_delay)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(ActivityOptions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityOptions, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x12 schedule_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x1a schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x22 start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x2a heartbeat_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x32 retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+        0x3a priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+        0x42 start_delay: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 /// Information about a standalone activity.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -431,318 +307,53 @@ pub struct ActivityExecutionInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.ActivityExecutionInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityExecutionInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityExecutionInfo,
-            [__fastrs::table::Entry<ActivityExecutionInfo>; 38],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ActivityExecutionInfo, activity_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ActivityExecutionInfo, run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ActivityExecutionInfo, activity_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ActivityExecutionStatus,
-                        >,
-                    >,
-                >(0x20, 0, ::fastrs::table_field!(ActivityExecutionInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(ActivityExecutionInfo, run_state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(ActivityExecutionInfo, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, start_to_close_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, heartbeat_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(0x5a, 0, ::fastrs::table_field!(ActivityExecutionInfo, retry_policy)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, heartbeat_details),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, last_heartbeat_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, last_started_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x78, 0, ::fastrs::table_field!(ActivityExecutionInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, execution_duration),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x8a, 0, ::fastrs::table_field!(ActivityExecutionInfo, schedule_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, expiration_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x9a, 0, ::fastrs::table_field!(ActivityExecutionInfo, close_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(ActivityExecutionInfo, last_failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, last_worker_identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, current_retry_interval),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0xca,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionInfo, last_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(0xd2, 0, ::fastrs::table_field!(ActivityExecutionInfo, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xd8,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, state_transition_count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xe0,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, state_size_bytes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0xea,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(0xf2, 0, ::fastrs::table_field!(ActivityExecutionInfo, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(0xfa, 0, ::fastrs::table_field!(ActivityExecutionInfo, user_metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x102,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, canceled_reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::common::v1::Link>,
-                    >,
-                >(0x10a, 0, ::fastrs::table_field!(ActivityExecutionInfo, links)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x110,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, total_heartbeat_count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x11a, 0, ::fastrs::table_field!(ActivityExecutionInfo, sdk_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x122, 0, ::fastrs::table_field!(ActivityExecutionInfo, sdk_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12a, 0, ::fastrs::table_field!(ActivityExecutionInfo, start_delay)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x132,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionInfo, execution_time),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38,
-            ],
-            ::fastrs::table_field!(ActivityExecutionInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+            15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
+            37, 38];
+        0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
+        0x20 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ActivityExecutionStatus>>;
+        0x28 run_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>>;
+        0x32 task_queue: __fastrs::Implicit<__fastrs::Str>;
+        0x3a schedule_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x42 schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x4a start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x52 heartbeat_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x5a retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+        0x62 heartbeat_details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x6a last_heartbeat_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x72 last_started_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x78 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x82 execution_duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x8a schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x92 expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x9a close_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0xa2 last_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0xaa last_worker_identity: __fastrs::Implicit<__fastrs::Str>;
+        0xb2 current_retry_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0xba last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0xc2 next_attempt_schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0xca last_deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+        0xd2 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+        0xd8 state_transition_count: __fastrs::Implicit<__fastrs::Int64>;
+        0xe0 state_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+        0xea search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0xf2 header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0xfa user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
+        0x102 canceled_reason: __fastrs::Implicit<__fastrs::Str>;
+        0x10a links: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Link>>;
+        0x110 total_heartbeat_count: __fastrs::Implicit<__fastrs::Int64>;
+        0x11a sdk_name: __fastrs::Implicit<__fastrs::Str>;
+        0x122 sdk_version: __fastrs::Implicit<__fastrs::Str>;
+        0x12a start_delay: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x132 execution_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 /// Limited activity information returned in the list response.
 /// When adding fields here, ensure that it is also present in ActivityExecutionInfo (note that it
@@ -784,147 +395,25 @@ pub struct ActivityExecutionListInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityExecutionListInfo {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.ActivityExecutionListInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityExecutionListInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityExecutionListInfo,
-            [__fastrs::table::Entry<ActivityExecutionListInfo>; 12],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, activity_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ActivityExecutionListInfo, run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, activity_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, schedule_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, close_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ActivityExecutionStatus,
-                        >,
-                    >,
-                >(0x30, 0, ::fastrs::table_field!(ActivityExecutionListInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionListInfo, state_transition_count
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, state_size_bytes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, execution_duration),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(ActivityExecutionListInfo, execution_time),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            ::fastrs::table_field!(ActivityExecutionListInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityExecutionListInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
+        0x22 schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x2a close_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x30 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ActivityExecutionStatus>>;
+        0x3a search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0x42 task_queue: __fastrs::Implicit<__fastrs::Str>;
+        0x48 state_transition_count: __fastrs::Implicit<__fastrs::Int64>;
+        0x50 state_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+        0x5a execution_duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x62 execution_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 /// CallbackInfo contains the state of an attached activity callback.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -939,63 +428,15 @@ pub struct CallbackInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for CallbackInfo {
     const FULL_NAME: &'static str = "temporal.api.activity.v1.CallbackInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CallbackInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CallbackInfo,
-            [__fastrs::table::Entry<CallbackInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<callback_info::Trigger>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, trigger)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::callback::v1::CallbackInfo>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(CallbackInfo, info)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CallbackInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CallbackInfo, unknown_fields, [0, 1, 2];
+        0x0a trigger: __fastrs::Optional<__fastrs::Tab<callback_info::Trigger>>;
+        0x12 info: __fastrs::Optional<__fastrs::Tab<super::super::callback::v1::CallbackInfo>>;
+    }
 }
 /// Types nested in [`CallbackInfo`].
 pub mod callback_info {
@@ -1010,52 +451,13 @@ pub mod callback_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for ActivityClosed {
         const FULL_NAME: &'static str = "temporal.api.activity.v1.CallbackInfo.ActivityClosed";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ActivityClosed {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                ActivityClosed,
-                [__fastrs::table::Entry<ActivityClosed>; 0],
-            > = __fastrs::table::Table::new(
-                [],
-                &[],
-                ::fastrs::table_field!(ActivityClosed, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            ActivityClosed, unknown_fields, [];
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Trigger {
@@ -1066,52 +468,14 @@ pub mod callback_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for Trigger {
         const FULL_NAME: &'static str = "temporal.api.activity.v1.CallbackInfo.Trigger";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Trigger {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Trigger,
-                [__fastrs::table::Entry<Trigger>; 1],
-            > = __fastrs::table::Table::new(
-                [__fastrs::table::Entry::hooked(0x0a)],
-                &[0, 1],
-                ::fastrs::table_field!(Trigger, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Trigger, unknown_fields, [0, 1];
+            0x0a => hooked;
+        }
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,

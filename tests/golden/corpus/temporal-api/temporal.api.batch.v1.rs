@@ -22,76 +22,18 @@ pub struct BatchOperationInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationInfo {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationInfo,
-            [__fastrs::table::Entry<BatchOperationInfo>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationInfo, job_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::BatchOperationState>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(BatchOperationInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(BatchOperationInfo, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(BatchOperationInfo, close_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::BatchOperationType>,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(BatchOperationInfo, operation_type)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(BatchOperationInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a job_id: __fastrs::Implicit<__fastrs::Str>;
+        0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BatchOperationState>>;
+        0x1a start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x22 close_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x28 operation_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BatchOperationType>>;
+    }
 }
 /// BatchOperationTermination sends terminate requests to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.TerminateWorkflowExecutionRequest.
@@ -108,61 +50,15 @@ pub struct BatchOperationTermination {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationTermination {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationTermination";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationTermination {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationTermination,
-            [__fastrs::table::Entry<BatchOperationTermination>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationTermination, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(BatchOperationTermination, identity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BatchOperationTermination, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationTermination, unknown_fields, [0, 1, 2];
+        0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x12 identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// BatchOperationTerminateActivities sends terminate requests to a batch of activities.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.TerminateActivityExecutionRequest.
@@ -179,67 +75,15 @@ pub struct BatchOperationTerminateActivities {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationTerminateActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationTerminateActivities";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationTerminateActivities {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationTerminateActivities,
-            [__fastrs::table::Entry<BatchOperationTerminateActivities>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationTerminateActivities, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(BatchOperationTerminateActivities, reason),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BatchOperationTerminateActivities, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationTerminateActivities, unknown_fields, [0, 1, 2];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 reason: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// BatchOperationSignal sends signals to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.SignalWorkflowExecutionRequest.
@@ -260,69 +104,17 @@ pub struct BatchOperationSignal {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationSignal {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationSignal";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationSignal {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationSignal,
-            [__fastrs::table::Entry<BatchOperationSignal>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationSignal, signal)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(BatchOperationSignal, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(BatchOperationSignal, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(BatchOperationSignal, identity)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(BatchOperationSignal, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationSignal, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a signal: __fastrs::Implicit<__fastrs::Str>;
+        0x12 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x22 identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// BatchOperationCancellation sends cancel requests to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.RequestCancelWorkflowExecutionRequest.
@@ -337,56 +129,14 @@ pub struct BatchOperationCancellation {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationCancellation {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationCancellation";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationCancellation {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationCancellation,
-            [__fastrs::table::Entry<BatchOperationCancellation>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationCancellation, identity)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(BatchOperationCancellation, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationCancellation, unknown_fields, [0, 1];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// BatchOperationCancelActivities sends cancel requests to a batch of activities.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.RequestCancelActivityExecutionRequest.
@@ -403,67 +153,15 @@ pub struct BatchOperationCancelActivities {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationCancelActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationCancelActivities";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationCancelActivities {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationCancelActivities,
-            [__fastrs::table::Entry<BatchOperationCancelActivities>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationCancelActivities, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(BatchOperationCancelActivities, reason),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BatchOperationCancelActivities, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationCancelActivities, unknown_fields, [0, 1, 2];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 reason: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// BatchOperationDeletion sends deletion requests to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.DeleteWorkflowExecutionRequest.
@@ -477,56 +175,14 @@ pub struct BatchOperationDeletion {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationDeletion {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationDeletion";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationDeletion {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationDeletion,
-            [__fastrs::table::Entry<BatchOperationDeletion>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BatchOperationDeletion, identity)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(BatchOperationDeletion, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationDeletion, unknown_fields, [0, 1];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// BatchOperationDeleteActivities sends deletion requests to a batch of activities.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.DeleteActivityExecutionRequest.
@@ -538,52 +194,13 @@ pub struct BatchOperationDeleteActivities {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationDeleteActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationDeleteActivities";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationDeleteActivities {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationDeleteActivities,
-            [__fastrs::table::Entry<BatchOperationDeleteActivities>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(BatchOperationDeleteActivities, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationDeleteActivities, unknown_fields, [];
+    }
 }
 /// BatchOperationReset sends reset requests to batch workflows.
 /// Keep the parameter in sync with temporal.api.workflowservice.v1.ResetWorkflowExecutionRequest.
@@ -613,86 +230,18 @@ pub struct BatchOperationReset {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationReset {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationReset";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationReset {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationReset,
-            [__fastrs::table::Entry<BatchOperationReset>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ResetType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(BatchOperationReset, reset_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(BatchOperationReset, reset_reapply_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(BatchOperationReset, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::ResetOptions>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(BatchOperationReset, options)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<
-                            super::super::workflow::v1::PostResetOperation,
-                        >,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationReset, post_reset_operations),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(BatchOperationReset, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationReset, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x08 reset_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResetType>>;
+        0x10 reset_reapply_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>>;
+        0x1a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x22 options: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ResetOptions>>;
+        0x2a post_reset_operations: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::PostResetOperation>>;
+    }
 }
 /// BatchOperationUpdateWorkflowExecutionOptions sends UpdateWorkflowExecutionOptions requests to batch workflows.
 /// Keep the parameters in sync with temporal.api.workflowservice.v1.UpdateWorkflowExecutionOptionsRequest.
@@ -713,89 +262,16 @@ pub struct BatchOperationUpdateWorkflowExecutionOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationUpdateWorkflowExecutionOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationUpdateWorkflowExecutionOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationUpdateWorkflowExecutionOptions,
-            [__fastrs::table::Entry<BatchOperationUpdateWorkflowExecutionOptions>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateWorkflowExecutionOptions, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::workflow::v1::WorkflowExecutionOptions,
-                        >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateWorkflowExecutionOptions,
-                        workflow_execution_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateWorkflowExecutionOptions, update_mask
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                BatchOperationUpdateWorkflowExecutionOptions, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationUpdateWorkflowExecutionOptions, unknown_fields, [0, 1, 2, 3];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_execution_options: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionOptions>>;
+        0x1a update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
+    }
 }
 /// BatchOperationUnpauseActivities sends unpause requests to batch workflows.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -817,89 +293,19 @@ pub struct BatchOperationUnpauseActivities {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationUnpauseActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationUnpauseActivities";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationUnpauseActivities {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationUnpauseActivities,
-            [__fastrs::table::Entry<BatchOperationUnpauseActivities>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationUnpauseActivities, identity),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked_read(0x18),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUnpauseActivities, reset_attempts
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUnpauseActivities, reset_heartbeat
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(BatchOperationUnpauseActivities, jitter),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(BatchOperationUnpauseActivities, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationUnpauseActivities, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+        0x18 => hooked_read;
+        0x20 reset_attempts: __fastrs::Implicit<__fastrs::Bool>;
+        0x28 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
+        0x32 jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -995,62 +401,16 @@ pub struct BatchOperationTriggerWorkflowRule {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationTriggerWorkflowRule";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationTriggerWorkflowRule {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationTriggerWorkflowRule,
-            [__fastrs::table::Entry<BatchOperationTriggerWorkflowRule>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationTriggerWorkflowRule, identity),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(BatchOperationTriggerWorkflowRule, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationTriggerWorkflowRule, unknown_fields, [0, 1, 2, 3];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+        0x1a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1182,103 +542,21 @@ pub struct BatchOperationResetActivities {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationResetActivities {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationResetActivities";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationResetActivities {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationResetActivities,
-            [__fastrs::table::Entry<BatchOperationResetActivities>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationResetActivities, identity),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked_read(0x18),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(BatchOperationResetActivities, reset_attempts),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationResetActivities, reset_heartbeat
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(BatchOperationResetActivities, keep_paused),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationResetActivities, jitter),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationResetActivities, restore_original_options
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(BatchOperationResetActivities, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationResetActivities, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+        0x18 => hooked_read;
+        0x20 reset_attempts: __fastrs::Implicit<__fastrs::Bool>;
+        0x28 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
+        0x30 keep_paused: __fastrs::Implicit<__fastrs::Bool>;
+        0x3a jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x40 restore_original_options: __fastrs::Implicit<__fastrs::Bool>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1390,93 +668,19 @@ pub struct BatchOperationUpdateActivityOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
     const FULL_NAME: &'static str = "temporal.api.batch.v1.BatchOperationUpdateActivityOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationUpdateActivityOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BatchOperationUpdateActivityOptions,
-            [__fastrs::table::Entry<BatchOperationUpdateActivityOptions>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BatchOperationUpdateActivityOptions, identity),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked_read(0x18),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::activity::v1::ActivityOptions>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateActivityOptions, activity_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateActivityOptions, update_mask
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        BatchOperationUpdateActivityOptions, restore_original
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(BatchOperationUpdateActivityOptions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BatchOperationUpdateActivityOptions, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+        0x18 => hooked_read;
+        0x22 activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
+        0x2a update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
+        0x30 restore_original: __fastrs::Implicit<__fastrs::Bool>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,

@@ -33,95 +33,19 @@ pub struct CallbackInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for CallbackInfo {
     const FULL_NAME: &'static str = "temporal.api.callback.v1.CallbackInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CallbackInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CallbackInfo,
-            [__fastrs::table::Entry<CallbackInfo>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Callback>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, callback)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(CallbackInfo, registration_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::CallbackState>,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(CallbackInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x20, 0, ::fastrs::table_field!(CallbackInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(CallbackInfo, last_attempt_complete_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(CallbackInfo, last_attempt_failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(CallbackInfo, next_attempt_schedule_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(CallbackInfo, blocked_reason)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(CallbackInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CallbackInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a callback: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Callback>>;
+        0x12 registration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::CallbackState>>;
+        0x20 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x2a last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x32 last_attempt_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x3a next_attempt_schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x42 blocked_reason: __fastrs::Implicit<__fastrs::Str>;
+    }
 }

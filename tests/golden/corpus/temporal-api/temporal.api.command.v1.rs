@@ -61,186 +61,27 @@ pub struct ScheduleActivityTaskCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ScheduleActivityTaskCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleActivityTaskCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScheduleActivityTaskCommandAttributes,
-            [__fastrs::table::Entry<ScheduleActivityTaskCommandAttributes>; 13],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, activity_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ScheduleActivityTaskCommandAttributes, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(ScheduleActivityTaskCommandAttributes, input),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, heartbeat_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x60,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, request_eager_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, use_workflow_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleActivityTaskCommandAttributes, priority
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-            ::fastrs::table_field!(ScheduleActivityTaskCommandAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScheduleActivityTaskCommandAttributes, unknown_fields, [0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9,
+            10, 11, 12, 13];
+        0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
+        0x22 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x2a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x32 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x3a schedule_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x42 schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x4a start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x52 heartbeat_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x5a retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+        0x60 request_eager_execution: __fastrs::Implicit<__fastrs::Bool>;
+        0x68 use_workflow_build_id: __fastrs::Implicit<__fastrs::Bool>;
+        0x72 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestCancelActivityTaskCommandAttributes {
@@ -252,64 +93,14 @@ pub struct RequestCancelActivityTaskCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.RequestCancelActivityTaskCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestCancelActivityTaskCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelActivityTaskCommandAttributes,
-            [__fastrs::table::Entry<RequestCancelActivityTaskCommandAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelActivityTaskCommandAttributes, scheduled_event_id
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                RequestCancelActivityTaskCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RequestCancelActivityTaskCommandAttributes, unknown_fields, [0, 1];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartTimerCommandAttributes {
@@ -327,71 +118,15 @@ pub struct StartTimerCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for StartTimerCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.StartTimerCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartTimerCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StartTimerCommandAttributes,
-            [__fastrs::table::Entry<StartTimerCommandAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StartTimerCommandAttributes, timer_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartTimerCommandAttributes, start_to_fire_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StartTimerCommandAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StartTimerCommandAttributes, unknown_fields, [0, 1, 2];
+        0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 start_to_fire_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CompleteWorkflowExecutionCommandAttributes {
@@ -402,66 +137,14 @@ pub struct CompleteWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.CompleteWorkflowExecutionCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CompleteWorkflowExecutionCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CompleteWorkflowExecutionCommandAttributes,
-            [__fastrs::table::Entry<CompleteWorkflowExecutionCommandAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        CompleteWorkflowExecutionCommandAttributes, result
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                CompleteWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CompleteWorkflowExecutionCommandAttributes, unknown_fields, [0, 1];
+        0x0a result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct FailWorkflowExecutionCommandAttributes {
@@ -472,66 +155,14 @@ pub struct FailWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.FailWorkflowExecutionCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FailWorkflowExecutionCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            FailWorkflowExecutionCommandAttributes,
-            [__fastrs::table::Entry<FailWorkflowExecutionCommandAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        FailWorkflowExecutionCommandAttributes, failure
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                FailWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        FailWorkflowExecutionCommandAttributes, unknown_fields, [0, 1];
+        0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CancelTimerCommandAttributes {
@@ -543,60 +174,14 @@ pub struct CancelTimerCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelTimerCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.CancelTimerCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelTimerCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CancelTimerCommandAttributes,
-            [__fastrs::table::Entry<CancelTimerCommandAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(CancelTimerCommandAttributes, timer_id),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CancelTimerCommandAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CancelTimerCommandAttributes, unknown_fields, [0, 1];
+        0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CancelWorkflowExecutionCommandAttributes {
@@ -607,66 +192,14 @@ pub struct CancelWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.CancelWorkflowExecutionCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelWorkflowExecutionCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CancelWorkflowExecutionCommandAttributes,
-            [__fastrs::table::Entry<CancelWorkflowExecutionCommandAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        CancelWorkflowExecutionCommandAttributes, details
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                CancelWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CancelWorkflowExecutionCommandAttributes, unknown_fields, [0, 1];
+        0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestCancelExternalWorkflowExecutionCommandAttributes {
@@ -690,115 +223,21 @@ pub struct RequestCancelExternalWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.RequestCancelExternalWorkflowExecutionCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled
 for RequestCancelExternalWorkflowExecutionCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelExternalWorkflowExecutionCommandAttributes,
-            [__fastrs::table::Entry<
-                RequestCancelExternalWorkflowExecutionCommandAttributes,
-            >; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes,
-                        workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes,
-                        child_workflow_only
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionCommandAttributes, reason
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                RequestCancelExternalWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RequestCancelExternalWorkflowExecutionCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5,
+            6];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x22 control: __fastrs::Implicit<__fastrs::Str>;
+        0x28 child_workflow_only: __fastrs::Implicit<__fastrs::Bool>;
+        0x32 reason: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SignalExternalWorkflowExecutionCommandAttributes {
@@ -826,125 +265,20 @@ pub struct SignalExternalWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.SignalExternalWorkflowExecutionCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalExternalWorkflowExecutionCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SignalExternalWorkflowExecutionCommandAttributes,
-            [__fastrs::table::Entry<SignalExternalWorkflowExecutionCommandAttributes>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, signal_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes,
-                        child_workflow_only
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionCommandAttributes, header
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                SignalExternalWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SignalExternalWorkflowExecutionCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x1a signal_name: __fastrs::Implicit<__fastrs::Str>;
+        0x22 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x2a control: __fastrs::Implicit<__fastrs::Str>;
+        0x30 child_workflow_only: __fastrs::Implicit<__fastrs::Bool>;
+        0x3a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpsertWorkflowSearchAttributesCommandAttributes {
@@ -957,67 +291,14 @@ pub struct UpsertWorkflowSearchAttributesCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.UpsertWorkflowSearchAttributesCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpsertWorkflowSearchAttributesCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            UpsertWorkflowSearchAttributesCommandAttributes,
-            [__fastrs::table::Entry<UpsertWorkflowSearchAttributesCommandAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        UpsertWorkflowSearchAttributesCommandAttributes,
-                        search_attributes
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                UpsertWorkflowSearchAttributesCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        UpsertWorkflowSearchAttributesCommandAttributes, unknown_fields, [0, 1];
+        0x0a search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ModifyWorkflowPropertiesCommandAttributes {
@@ -1031,66 +312,14 @@ pub struct ModifyWorkflowPropertiesCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ModifyWorkflowPropertiesCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ModifyWorkflowPropertiesCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ModifyWorkflowPropertiesCommandAttributes,
-            [__fastrs::table::Entry<ModifyWorkflowPropertiesCommandAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ModifyWorkflowPropertiesCommandAttributes, upserted_memo
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                ModifyWorkflowPropertiesCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ModifyWorkflowPropertiesCommandAttributes, unknown_fields, [0, 1];
+        0x0a upserted_memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RecordMarkerCommandAttributes {
@@ -1107,79 +336,17 @@ pub struct RecordMarkerCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for RecordMarkerCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.RecordMarkerCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RecordMarkerCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RecordMarkerCommandAttributes,
-            [__fastrs::table::Entry<RecordMarkerCommandAttributes>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RecordMarkerCommandAttributes, marker_name),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(RecordMarkerCommandAttributes, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RecordMarkerCommandAttributes, failure),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(RecordMarkerCommandAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RecordMarkerCommandAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a marker_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+        0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x22 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1276,237 +443,30 @@ pub struct ContinueAsNewWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ContinueAsNewWorkflowExecutionCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ContinueAsNewWorkflowExecutionCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ContinueAsNewWorkflowExecutionCommandAttributes,
-            [__fastrs::table::Entry<ContinueAsNewWorkflowExecutionCommandAttributes>; 16],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        backoff_start_interval
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ContinueAsNewInitiator,
-                        >,
-                    >,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, initiator
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        last_completion_result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, cron_schedule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, memo
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x78,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes, inherit_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                        >,
-                    >,
-                >(
-                    0x80,
-                    0,
-                    ::fastrs::table_field!(
-                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                        initial_versioning_behavior
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
-            ::fastrs::table_field!(
-                ContinueAsNewWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ContinueAsNewWorkflowExecutionCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7,
+            8, 9, 10, 11, 12, 13, 14, 15, 16];
+        0x0a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x12 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x1a input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x22 workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x2a workflow_task_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x32 backoff_start_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x3a retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+        0x40 initiator: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewInitiator>>;
+        0x4a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x52 last_completion_result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x5a cron_schedule: __fastrs::Implicit<__fastrs::Str>;
+        0x62 header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x6a memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+        0x72 search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0x78 inherit_build_id: __fastrs::Implicit<__fastrs::Bool>;
+        0x80 initial_versioning_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewVersioningBehavior>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartChildWorkflowExecutionCommandAttributes {
@@ -1561,262 +521,33 @@ pub struct StartChildWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.StartChildWorkflowExecutionCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartChildWorkflowExecutionCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StartChildWorkflowExecutionCommandAttributes,
-            [__fastrs::table::Entry<StartChildWorkflowExecutionCommandAttributes>; 19],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes,
-                        workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes,
-                        workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes,
-                        workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
-                    >,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, parent_close_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::WorkflowIdReusePolicy,
-                        >,
-                    >,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes,
-                        workflow_id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, cron_schedule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, memo
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x88,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, inherit_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, priority
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::workflow::v1::VersioningOverride,
-                        >,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionCommandAttributes, versioning_override
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19],
-            ::fastrs::table_field!(
-                StartChildWorkflowExecutionCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StartChildWorkflowExecutionCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8,
+            9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x22 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x2a input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x32 workflow_execution_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x3a workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x42 workflow_task_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x48 parent_close_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>>;
+        0x52 control: __fastrs::Implicit<__fastrs::Str>;
+        0x58 workflow_id_reuse_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowIdReusePolicy>>;
+        0x62 retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+        0x6a cron_schedule: __fastrs::Implicit<__fastrs::Str>;
+        0x72 header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x7a memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+        0x82 search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0x88 inherit_build_id: __fastrs::Implicit<__fastrs::Bool>;
+        0x92 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+        0x9a versioning_override: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::VersioningOverride>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ProtocolMessageCommandAttributes {
@@ -1828,60 +559,14 @@ pub struct ProtocolMessageCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ProtocolMessageCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ProtocolMessageCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ProtocolMessageCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ProtocolMessageCommandAttributes,
-            [__fastrs::table::Entry<ProtocolMessageCommandAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ProtocolMessageCommandAttributes, message_id),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ProtocolMessageCommandAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ProtocolMessageCommandAttributes, unknown_fields, [0, 1];
+        0x0a message_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleNexusOperationCommandAttributes {
@@ -1940,129 +625,21 @@ pub struct ScheduleNexusOperationCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.ScheduleNexusOperationCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleNexusOperationCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScheduleNexusOperationCommandAttributes,
-            [__fastrs::table::Entry<ScheduleNexusOperationCommandAttributes>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, endpoint
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, service
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, operation
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes,
-                        schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes,
-                        schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ScheduleNexusOperationCommandAttributes, start_to_close_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(
-                ScheduleNexusOperationCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScheduleNexusOperationCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a endpoint: __fastrs::Implicit<__fastrs::Str>;
+        0x12 service: __fastrs::Implicit<__fastrs::Str>;
+        0x1a operation: __fastrs::Implicit<__fastrs::Str>;
+        0x22 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+        0x2a schedule_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x32 => hooked;
+        0x3a schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x42 start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2126,64 +703,14 @@ pub struct RequestCancelNexusOperationCommandAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
     const FULL_NAME: &'static str = "temporal.api.command.v1.RequestCancelNexusOperationCommandAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestCancelNexusOperationCommandAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelNexusOperationCommandAttributes,
-            [__fastrs::table::Entry<RequestCancelNexusOperationCommandAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelNexusOperationCommandAttributes, scheduled_event_id
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(
-                RequestCancelNexusOperationCommandAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RequestCancelNexusOperationCommandAttributes, unknown_fields, [0, 1];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Command {
@@ -2211,85 +738,34 @@ pub struct Command {
 #[allow(deprecated)]
 impl ::fastrs::Message for Command {
     const FULL_NAME: &'static str = "temporal.api.command.v1.Command";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Command {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Command,
-            [__fastrs::table::Entry<Command>; 20],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::CommandType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(Command, command_type)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-                __fastrs::table::Entry::hooked_read(0x22),
-                __fastrs::table::Entry::hooked_read(0x2a),
-                __fastrs::table::Entry::hooked_read(0x32),
-                __fastrs::table::Entry::hooked_read(0x3a),
-                __fastrs::table::Entry::hooked_read(0x42),
-                __fastrs::table::Entry::hooked_read(0x4a),
-                __fastrs::table::Entry::hooked_read(0x52),
-                __fastrs::table::Entry::hooked_read(0x5a),
-                __fastrs::table::Entry::hooked_read(0x62),
-                __fastrs::table::Entry::hooked_read(0x6a),
-                __fastrs::table::Entry::hooked_read(0x72),
-                __fastrs::table::Entry::hooked_read(0x7a),
-                __fastrs::table::Entry::hooked_read(0x8a),
-                __fastrs::table::Entry::hooked_read(0x92),
-                __fastrs::table::Entry::hooked_read(0x9a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(0x96a, 0, ::fastrs::table_field!(Command, user_metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::sdk::v1::EventGroupMarker>,
-                    >,
-                >(0x972, 0, ::fastrs::table_field!(Command, event_group_markers)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 16, 17, 18],
-            ::fastrs::table_field!(Command, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Command, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 16, 17,
+            18];
+        0x08 command_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::CommandType>>;
+        0x12 => hooked;
+        0x1a => hooked_read;
+        0x22 => hooked_read;
+        0x2a => hooked_read;
+        0x32 => hooked_read;
+        0x3a => hooked_read;
+        0x42 => hooked_read;
+        0x4a => hooked_read;
+        0x52 => hooked_read;
+        0x5a => hooked_read;
+        0x62 => hooked_read;
+        0x6a => hooked_read;
+        0x72 => hooked_read;
+        0x7a => hooked_read;
+        0x8a => hooked_read;
+        0x92 => hooked_read;
+        0x9a => hooked_read;
+        0x96a user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
+        0x972 event_group_markers: __fastrs::Repeated<__fastrs::Tab<super::super::sdk::v1::EventGroupMarker>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,

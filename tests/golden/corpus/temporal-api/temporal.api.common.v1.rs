@@ -14,61 +14,15 @@ pub struct DataBlob {
 #[allow(deprecated)]
 impl ::fastrs::Message for DataBlob {
     const FULL_NAME: &'static str = "temporal.api.common.v1.DataBlob";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DataBlob {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DataBlob,
-            [__fastrs::table::Entry<DataBlob>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::EncodingType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(DataBlob, encoding_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(DataBlob, data)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DataBlob, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DataBlob, unknown_fields, [0, 1, 2];
+        0x08 encoding_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::EncodingType>>;
+        0x12 data: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 /// See `Payload`
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -80,56 +34,14 @@ pub struct Payloads {
 #[allow(deprecated)]
 impl ::fastrs::Message for Payloads {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Payloads";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Payloads {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Payloads,
-            [__fastrs::table::Entry<Payloads>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Payload>>,
-                >(0x0a, 0, ::fastrs::table_field!(Payloads, payloads)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(Payloads, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Payloads, unknown_fields, [0, 1];
+        0x0a payloads: __fastrs::Repeated<__fastrs::Tab<Payload>>;
+    }
 }
 /// Represents some binary (byte array) data (ex: activity input parameters or workflow result) with
 /// metadata which describes this binary data (format, encoding, encryption, etc). Serialization
@@ -149,62 +61,16 @@ pub struct Payload {
 #[allow(deprecated)]
 impl ::fastrs::Message for Payload {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Payload";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Payload {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Payload,
-            [__fastrs::table::Entry<Payload>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(Payload, data)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<payload::ExternalPayloadDetails>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(Payload, external_payloads)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Payload, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Payload, unknown_fields, [0, 1, 2, 3];
+        0x0a => hooked;
+        0x12 data: __fastrs::Implicit<__fastrs::Bytes>;
+        0x1a external_payloads: __fastrs::Repeated<__fastrs::Tab<payload::ExternalPayloadDetails>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -271,60 +137,14 @@ pub mod payload {
     #[allow(deprecated)]
     impl ::fastrs::Message for ExternalPayloadDetails {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Payload.ExternalPayloadDetails";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ExternalPayloadDetails {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                ExternalPayloadDetails,
-                [__fastrs::table::Entry<ExternalPayloadDetails>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(ExternalPayloadDetails, size_bytes),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(ExternalPayloadDetails, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            ExternalPayloadDetails, unknown_fields, [0, 1];
+            0x08 size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+        }
     }
 }
 /// A user-defined set of *indexed* fields that are used/exposed when listing/searching workflows.
@@ -341,52 +161,14 @@ pub struct SearchAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for SearchAttributes {
     const FULL_NAME: &'static str = "temporal.api.common.v1.SearchAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SearchAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SearchAttributes,
-            [__fastrs::table::Entry<SearchAttributes>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(SearchAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SearchAttributes, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -449,49 +231,14 @@ pub struct Memo {
 #[allow(deprecated)]
 impl ::fastrs::Message for Memo {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Memo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Memo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Memo, [__fastrs::table::Entry<Memo>; 1]> = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(Memo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Memo, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -555,52 +302,14 @@ pub struct Header {
 #[allow(deprecated)]
 impl ::fastrs::Message for Header {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Header";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Header {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Header,
-            [__fastrs::table::Entry<Header>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(Header, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Header, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -666,59 +375,15 @@ pub struct WorkflowExecution {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecution {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkflowExecution";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecution {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecution,
-            [__fastrs::table::Entry<WorkflowExecution>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecution, workflow_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowExecution, run_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowExecution, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecution, unknown_fields, [0, 1, 2];
+        0x0a workflow_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Identifies a specific execution within a namespace. This is used for standalone activities
 /// executions in batch jobs currently.
@@ -733,64 +398,16 @@ pub struct Execution {
 #[allow(deprecated)]
 impl ::fastrs::Message for Execution {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Execution";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Execution {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Execution,
-            [__fastrs::table::Entry<Execution>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ExecutionType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(Execution, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Execution, business_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Execution, run_id)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Execution, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Execution, unknown_fields, [0, 1, 2, 3];
+        0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ExecutionType>>;
+        0x12 business_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Represents the identifier used by a workflow author to define the workflow. Typically, the
 /// name of a function. This is sometimes referred to as the workflow's "name"
@@ -803,56 +420,14 @@ pub struct WorkflowType {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowType {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkflowType";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowType {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowType,
-            [__fastrs::table::Entry<WorkflowType>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowType, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowType, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowType, unknown_fields, [0, 1];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Represents the identifier used by a activity author to define the activity. Typically, the
 /// name of a function. This is sometimes referred to as the activity's "name"
@@ -865,56 +440,14 @@ pub struct ActivityType {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityType {
     const FULL_NAME: &'static str = "temporal.api.common.v1.ActivityType";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityType {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityType,
-            [__fastrs::table::Entry<ActivityType>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ActivityType, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ActivityType, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityType, unknown_fields, [0, 1];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// How retries ought to be handled, usable by both workflows and activities
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -942,76 +475,18 @@ pub struct RetryPolicy {
 #[allow(deprecated)]
 impl ::fastrs::Message for RetryPolicy {
     const FULL_NAME: &'static str = "temporal.api.common.v1.RetryPolicy";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RetryPolicy {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RetryPolicy,
-            [__fastrs::table::Entry<RetryPolicy>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(RetryPolicy, initial_interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x11, 0, ::fastrs::table_field!(RetryPolicy, backoff_coefficient)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(RetryPolicy, maximum_interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x20, 0, ::fastrs::table_field!(RetryPolicy, maximum_attempts)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(RetryPolicy, non_retryable_error_types),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(RetryPolicy, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RetryPolicy, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a initial_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x11 backoff_coefficient: __fastrs::Implicit<__fastrs::Double>;
+        0x1a maximum_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x20 maximum_attempts: __fastrs::Implicit<__fastrs::Int32>;
+        0x2a non_retryable_error_types: __fastrs::Repeated<__fastrs::Str>;
+    }
 }
 /// Metadata relevant for metering purposes
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1029,62 +504,14 @@ pub struct MeteringMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for MeteringMetadata {
     const FULL_NAME: &'static str = "temporal.api.common.v1.MeteringMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MeteringMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            MeteringMetadata,
-            [__fastrs::table::Entry<MeteringMetadata>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(
-                        MeteringMetadata, nonfirst_local_activity_execution_attempts
-                    ),
-                ),
-            ],
-            &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
-            ::fastrs::table_field!(MeteringMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        MeteringMetadata, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+        0x68 nonfirst_local_activity_execution_attempts: __fastrs::Implicit<__fastrs::Uint32>;
+    }
 }
 /// Deprecated. This message is replaced with `Deployment` and `VersioningBehavior`.
 /// Identifies the version(s) of a worker that processed a task
@@ -1102,59 +529,15 @@ pub struct WorkerVersionStamp {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerVersionStamp {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkerVersionStamp";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerVersionStamp {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerVersionStamp,
-            [__fastrs::table::Entry<WorkerVersionStamp>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerVersionStamp, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(WorkerVersionStamp, use_versioning)),
-            ],
-            &[0, 1, 0, 2],
-            ::fastrs::table_field!(WorkerVersionStamp, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerVersionStamp, unknown_fields, [0, 1, 0, 2];
+        0x0a build_id: __fastrs::Implicit<__fastrs::Str>;
+        0x18 use_versioning: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// Identifies the version that a worker is compatible with when polling or identifying itself,
 /// and whether or not this worker is opting into the build-id based versioning feature. This is
@@ -1175,72 +558,16 @@ pub struct WorkerVersionCapabilities {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerVersionCapabilities {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkerVersionCapabilities";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerVersionCapabilities {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerVersionCapabilities,
-            [__fastrs::table::Entry<WorkerVersionCapabilities>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerVersionCapabilities, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(WorkerVersionCapabilities, use_versioning),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerVersionCapabilities, deployment_series_name
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 0, 3],
-            ::fastrs::table_field!(WorkerVersionCapabilities, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerVersionCapabilities, unknown_fields, [0, 1, 2, 0, 3];
+        0x0a build_id: __fastrs::Implicit<__fastrs::Str>;
+        0x10 use_versioning: __fastrs::Implicit<__fastrs::Bool>;
+        0x22 deployment_series_name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Describes where and how to reset a workflow, used for batch reset currently
 /// and may be used for single-workflow reset later.
@@ -1267,76 +594,20 @@ pub struct ResetOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetOptions {
     const FULL_NAME: &'static str = "temporal.api.common.v1.ResetOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ResetOptions,
-            [__fastrs::table::Entry<ResetOptions>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-                __fastrs::table::Entry::hooked_read(0x18),
-                __fastrs::table::Entry::hooked_read(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>,
-                    >,
-                >(0x50, 0, ::fastrs::table_field!(ResetOptions, reset_reapply_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x58, 0, ::fastrs::table_field!(ResetOptions, current_run_only)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ResetReapplyExcludeType,
-                        >,
-                    >,
-                >(
-                    0x62,
-                    0x60,
-                    ::fastrs::table_field!(ResetOptions, reset_reapply_exclude_types),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5, 6, 7],
-            ::fastrs::table_field!(ResetOptions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ResetOptions, unknown_fields, [0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5, 6, 7];
+        0x0a => hooked;
+        0x12 => hooked_read;
+        0x18 => hooked_read;
+        0x22 => hooked_read;
+        0x50 reset_reapply_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>>;
+        0x58 current_run_only: __fastrs::Implicit<__fastrs::Bool>;
+        0x62 | 0x60 reset_reapply_exclude_types: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyExcludeType>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1503,58 +774,16 @@ pub struct Callback {
 #[allow(deprecated)]
 impl ::fastrs::Message for Callback {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Callback";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Callback {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Callback,
-            [__fastrs::table::Entry<Callback>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Link>>,
-                >(0x322, 0, ::fastrs::table_field!(Callback, links)),
-            ],
-            &[0, 0, 1, 2],
-            ::fastrs::table_field!(Callback, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Callback, unknown_fields, [0, 0, 1, 2];
+        0x12 => hooked;
+        0x1a => hooked_read;
+        0x322 links: __fastrs::Repeated<__fastrs::Tab<Link>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1665,57 +894,15 @@ pub mod callback {
     #[allow(deprecated)]
     impl ::fastrs::Message for Nexus {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Callback.Nexus";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Nexus {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Nexus,
-                [__fastrs::table::Entry<Nexus>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Nexus, url)),
-                    __fastrs::table::Entry::hooked(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Nexus, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Nexus, unknown_fields, [0, 1, 2];
+            0x0a url: __fastrs::Implicit<__fastrs::Str>;
+            0x12 => hooked;
+        }
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -1782,56 +969,14 @@ pub mod callback {
     #[allow(deprecated)]
     impl ::fastrs::Message for Internal {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Callback.Internal";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Internal {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Internal,
-                [__fastrs::table::Entry<Internal>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bytes>,
-                    >(0x0a, 0, ::fastrs::table_field!(Internal, data)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(Internal, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Internal, unknown_fields, [0, 1];
+            0x0a data: __fastrs::Implicit<__fastrs::Bytes>;
+        }
     }
 }
 /// Link can be associated with history events. It might contain information about an external entity
@@ -1847,55 +992,18 @@ pub struct Link {
 #[allow(deprecated)]
 impl ::fastrs::Message for Link {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Link";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Link {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Link, [__fastrs::table::Entry<Link>; 5]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-                __fastrs::table::Entry::hooked_read(0x22),
-                __fastrs::table::Entry::hooked_read(0x2a),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Link, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Link, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a => hooked;
+        0x12 => hooked_read;
+        0x1a => hooked_read;
+        0x22 => hooked_read;
+        0x2a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2090,64 +1198,18 @@ pub mod link {
     #[allow(deprecated)]
     impl ::fastrs::Message for WorkflowEvent {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.WorkflowEvent";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for WorkflowEvent {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                WorkflowEvent,
-                [__fastrs::table::Entry<WorkflowEvent>; 5],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(WorkflowEvent, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(WorkflowEvent, workflow_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(WorkflowEvent, run_id)),
-                    __fastrs::table::Entry::hooked(0x322),
-                    __fastrs::table::Entry::hooked_read(0x32a),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(WorkflowEvent, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            WorkflowEvent, unknown_fields, [0, 1, 2, 3];
+            0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+            0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
+            0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
+            0x322 => hooked;
+            0x32a => hooked_read;
+        }
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -2271,63 +1333,15 @@ pub mod link {
         #[allow(deprecated)]
         impl ::fastrs::Message for EventReference {
             const FULL_NAME: &'static str = "temporal.api.common.v1.Link.WorkflowEvent.EventReference";
-            fn size(&self) -> usize {
-                __fastrs::table::size(self)
-            }
-            fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                __fastrs::table::write_backward(self, w);
-            }
-            fn merge_from(
-                &mut self,
-                r: &mut ::fastrs::Reader<'_>,
-                depth: u32,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                __fastrs::table::merge(self, r, depth)
-            }
-            fn clear(&mut self) {
-                __fastrs::table::clear(self);
-            }
-            fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-                &self.unknown_fields
-            }
-            fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-                &mut self.unknown_fields
-            }
-            fn fast_read_partial(
-                &mut self,
-                buf: &[u8],
-                options: &::fastrs::DecodeOptions,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-            }
-            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-                __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-            }
+            __fastrs::table::methods!(unknown_fields);
         }
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for EventReference {
-            const TABLE: &'static __fastrs::table::Table<Self> = {
-                static TABLE: __fastrs::table::Table<
-                    EventReference,
-                    [__fastrs::table::Entry<EventReference>; 2],
-                > = __fastrs::table::Table::new(
-                    [
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Int64>,
-                        >(0x08, 0, ::fastrs::table_field!(EventReference, event_id)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<
-                                __fastrs::OpenEnum<
-                                    super::super::super::super::enums::v1::EventType,
-                                >,
-                            >,
-                        >(0x10, 0, ::fastrs::table_field!(EventReference, event_type)),
-                    ],
-                    &[0, 1, 2],
-                    ::fastrs::table_field!(EventReference, unknown_fields),
-                );
-                &TABLE
-            };
+            __fastrs::table::table! {
+                EventReference, unknown_fields, [0, 1, 2];
+                0x08 event_id: __fastrs::Implicit<__fastrs::Int64>;
+                0x10 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::super::enums::v1::EventType>>;
+            }
         }
         /// RequestIdReference is a indirect reference to a history event through the request ID.
         #[derive(Clone, PartialEq, Default, Debug)]
@@ -2342,71 +1356,15 @@ pub mod link {
         #[allow(deprecated)]
         impl ::fastrs::Message for RequestIdReference {
             const FULL_NAME: &'static str = "temporal.api.common.v1.Link.WorkflowEvent.RequestIdReference";
-            fn size(&self) -> usize {
-                __fastrs::table::size(self)
-            }
-            fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                __fastrs::table::write_backward(self, w);
-            }
-            fn merge_from(
-                &mut self,
-                r: &mut ::fastrs::Reader<'_>,
-                depth: u32,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                __fastrs::table::merge(self, r, depth)
-            }
-            fn clear(&mut self) {
-                __fastrs::table::clear(self);
-            }
-            fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-                &self.unknown_fields
-            }
-            fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-                &mut self.unknown_fields
-            }
-            fn fast_read_partial(
-                &mut self,
-                buf: &[u8],
-                options: &::fastrs::DecodeOptions,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-            }
-            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-                __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-            }
+            __fastrs::table::methods!(unknown_fields);
         }
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for RequestIdReference {
-            const TABLE: &'static __fastrs::table::Table<Self> = {
-                static TABLE: __fastrs::table::Table<
-                    RequestIdReference,
-                    [__fastrs::table::Entry<RequestIdReference>; 2],
-                > = __fastrs::table::Table::new(
-                    [
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(
-                            0x0a,
-                            0,
-                            ::fastrs::table_field!(RequestIdReference, request_id),
-                        ),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<
-                                __fastrs::OpenEnum<
-                                    super::super::super::super::enums::v1::EventType,
-                                >,
-                            >,
-                        >(
-                            0x10,
-                            0,
-                            ::fastrs::table_field!(RequestIdReference, event_type),
-                        ),
-                    ],
-                    &[0, 1, 2],
-                    ::fastrs::table_field!(RequestIdReference, unknown_fields),
-                );
-                &TABLE
-            };
+            __fastrs::table::table! {
+                RequestIdReference, unknown_fields, [0, 1, 2];
+                0x0a request_id: __fastrs::Implicit<__fastrs::Str>;
+                0x10 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::super::enums::v1::EventType>>;
+            }
         }
     }
     /// A link to a built-in batch job.
@@ -2421,56 +1379,14 @@ pub mod link {
     #[allow(deprecated)]
     impl ::fastrs::Message for BatchJob {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.BatchJob";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for BatchJob {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                BatchJob,
-                [__fastrs::table::Entry<BatchJob>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(BatchJob, job_id)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(BatchJob, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            BatchJob, unknown_fields, [0, 1];
+            0x0a job_id: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
     /// A link to an activity.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2484,62 +1400,16 @@ pub mod link {
     #[allow(deprecated)]
     impl ::fastrs::Message for Activity {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.Activity";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Activity {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Activity,
-                [__fastrs::table::Entry<Activity>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Activity, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Activity, activity_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Activity, run_id)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(Activity, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Activity, unknown_fields, [0, 1, 2, 3];
+            0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+            0x12 activity_id: __fastrs::Implicit<__fastrs::Str>;
+            0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
     /// A link to a standalone Nexus operation.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2553,62 +1423,16 @@ pub mod link {
     #[allow(deprecated)]
     impl ::fastrs::Message for NexusOperation {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.NexusOperation";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for NexusOperation {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                NexusOperation,
-                [__fastrs::table::Entry<NexusOperation>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(NexusOperation, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(NexusOperation, operation_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(NexusOperation, run_id)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(NexusOperation, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            NexusOperation, unknown_fields, [0, 1, 2, 3];
+            0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+            0x12 operation_id: __fastrs::Implicit<__fastrs::Str>;
+            0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
     /// A link to a workflow execution. This is a more general version of WorkflowEvent that doesn't specify a
     /// particular event within the workflow, useful when you want to link to a workflow but there is no particular event to link to,
@@ -2625,65 +1449,17 @@ pub mod link {
     #[allow(deprecated)]
     impl ::fastrs::Message for Workflow {
         const FULL_NAME: &'static str = "temporal.api.common.v1.Link.Workflow";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Workflow {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Workflow,
-                [__fastrs::table::Entry<Workflow>; 4],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Workflow, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Workflow, workflow_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Workflow, run_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x22, 0, ::fastrs::table_field!(Workflow, reason)),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(Workflow, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Workflow, unknown_fields, [0, 1, 2, 3, 4];
+            0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+            0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
+            0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
+            0x22 reason: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
 }
 /// Principal is an authenticated caller identity computed by the server from trusted
@@ -2700,59 +1476,15 @@ pub struct Principal {
 #[allow(deprecated)]
 impl ::fastrs::Message for Principal {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Principal";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Principal {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Principal,
-            [__fastrs::table::Entry<Principal>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Principal, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Principal, name)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Principal, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Principal, unknown_fields, [0, 1, 2];
+        0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
+        0x12 name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Priority contains metadata that controls relative ordering of task processing
 /// when tasks are backed up in a queue. Initially, Priority will be used in
@@ -2840,62 +1572,16 @@ pub struct Priority {
 #[allow(deprecated)]
 impl ::fastrs::Message for Priority {
     const FULL_NAME: &'static str = "temporal.api.common.v1.Priority";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Priority {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Priority,
-            [__fastrs::table::Entry<Priority>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Priority, priority_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Priority, fairness_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x1d, 0, ::fastrs::table_field!(Priority, fairness_weight)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Priority, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Priority, unknown_fields, [0, 1, 2, 3];
+        0x08 priority_key: __fastrs::Implicit<__fastrs::Int32>;
+        0x12 fairness_key: __fastrs::Implicit<__fastrs::Str>;
+        0x1d fairness_weight: __fastrs::Implicit<__fastrs::Float>;
+    }
 }
 /// This is used to send commands to a specific worker or a group of workers.
 /// Right now, it is used to send commands to a specific worker instance.
@@ -2917,52 +1603,14 @@ pub struct WorkerSelector {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerSelector {
     const FULL_NAME: &'static str = "temporal.api.common.v1.WorkerSelector";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerSelector {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerSelector,
-            [__fastrs::table::Entry<WorkerSelector>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerSelector, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerSelector, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3051,68 +1699,16 @@ pub struct OnConflictOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for OnConflictOptions {
     const FULL_NAME: &'static str = "temporal.api.common.v1.OnConflictOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for OnConflictOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            OnConflictOptions,
-            [__fastrs::table::Entry<OnConflictOptions>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(OnConflictOptions, attach_request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        OnConflictOptions, attach_completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(OnConflictOptions, attach_links)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(OnConflictOptions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        OnConflictOptions, unknown_fields, [0, 1, 2, 3];
+        0x08 attach_request_id: __fastrs::Implicit<__fastrs::Bool>;
+        0x10 attach_completion_callbacks: __fastrs::Implicit<__fastrs::Bool>;
+        0x18 attach_links: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// The configuration for time skipping of a workflow execution (a chain of runs including retries, cron, continue-as-new).
 /// When time skipping is enabled, virtual time advances automatically whenever there is no in-flight work.
@@ -3154,68 +1750,16 @@ pub struct TimeSkippingConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for TimeSkippingConfig {
     const FULL_NAME: &'static str = "temporal.api.common.v1.TimeSkippingConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimeSkippingConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TimeSkippingConfig,
-            [__fastrs::table::Entry<TimeSkippingConfig>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(TimeSkippingConfig, enabled)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(TimeSkippingConfig, fast_forward)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(TimeSkippingConfig, disable_propagation),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TimeSkippingConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TimeSkippingConfig, unknown_fields, [0, 1, 2, 3];
+        0x08 enabled: __fastrs::Implicit<__fastrs::Bool>;
+        0x12 fast_forward: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x18 disable_propagation: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// The time-skipping state that needs to be propagated from a parent workflow to a child workflow,
 /// or through a chain of runs.
@@ -3235,73 +1779,13 @@ pub struct TimeSkippingStatePropagation {
 #[allow(deprecated)]
 impl ::fastrs::Message for TimeSkippingStatePropagation {
     const FULL_NAME: &'static str = "temporal.api.common.v1.TimeSkippingStatePropagation";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimeSkippingStatePropagation {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TimeSkippingStatePropagation,
-            [__fastrs::table::Entry<TimeSkippingStatePropagation>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        TimeSkippingStatePropagation, initial_skipped_duration
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TimeSkippingStatePropagation, fast_forward_target_time
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TimeSkippingStatePropagation, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TimeSkippingStatePropagation, unknown_fields, [0, 1, 2];
+        0x0a initial_skipped_duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x12 fast_forward_target_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }

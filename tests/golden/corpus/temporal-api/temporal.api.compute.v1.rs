@@ -23,68 +23,16 @@ pub struct ComputeConfigScalingGroup {
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfigScalingGroup {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfigScalingGroup";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfigScalingGroup {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ComputeConfigScalingGroup,
-            [__fastrs::table::Entry<ComputeConfigScalingGroup>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<
-                        __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-                    >,
-                >(
-                    0x0a,
-                    0x08,
-                    ::fastrs::table_field!(ComputeConfigScalingGroup, task_queue_types),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ComputeProvider>>,
-                >(0x1a, 0, ::fastrs::table_field!(ComputeConfigScalingGroup, provider)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ComputeScaler>>,
-                >(0x22, 0, ::fastrs::table_field!(ComputeConfigScalingGroup, scaler)),
-            ],
-            &[0, 1, 0, 2, 3],
-            ::fastrs::table_field!(ComputeConfigScalingGroup, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ComputeConfigScalingGroup, unknown_fields, [0, 1, 0, 2, 3];
+        0x0a | 0x08 task_queue_types: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>>;
+        0x1a provider: __fastrs::Optional<__fastrs::Tab<ComputeProvider>>;
+        0x22 scaler: __fastrs::Optional<__fastrs::Tab<ComputeScaler>>;
+    }
 }
 /// ComputeConfig stores configuration that helps a worker control plane
 /// controller understand *when* and *how* to respond to worker lifecycle
@@ -108,52 +56,14 @@ pub struct ComputeConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfig {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ComputeConfig,
-            [__fastrs::table::Entry<ComputeConfig>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(ComputeConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ComputeConfig, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -223,73 +133,15 @@ pub struct ComputeConfigScalingGroupUpdate {
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfigScalingGroupUpdate";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfigScalingGroupUpdate {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ComputeConfigScalingGroupUpdate,
-            [__fastrs::table::Entry<ComputeConfigScalingGroupUpdate>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<ComputeConfigScalingGroup>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ComputeConfigScalingGroupUpdate, scaling_group
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ComputeConfigScalingGroupUpdate, update_mask),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ComputeConfigScalingGroupUpdate, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ComputeConfigScalingGroupUpdate, unknown_fields, [0, 1, 2];
+        0x0a scaling_group: __fastrs::Optional<__fastrs::Tab<ComputeConfigScalingGroup>>;
+        0x12 update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
+    }
 }
 /// A subset of information in ComputeConfig optimized for list views.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -304,52 +156,14 @@ pub struct ComputeConfigSummary {
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfigSummary {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfigSummary";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfigSummary {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ComputeConfigSummary,
-            [__fastrs::table::Entry<ComputeConfigSummary>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(ComputeConfigSummary, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ComputeConfigSummary, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -414,73 +228,15 @@ pub struct ComputeConfigScalingGroupSummary {
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeConfigScalingGroupSummary";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfigScalingGroupSummary {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ComputeConfigScalingGroupSummary,
-            [__fastrs::table::Entry<ComputeConfigScalingGroupSummary>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<
-                        __fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>,
-                    >,
-                >(
-                    0x0a,
-                    0x08,
-                    ::fastrs::table_field!(
-                        ComputeConfigScalingGroupSummary, task_queue_types
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ComputeConfigScalingGroupSummary, provider_type
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ComputeConfigScalingGroupSummary, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ComputeConfigScalingGroupSummary, unknown_fields, [0, 1, 2];
+        0x0a | 0x08 task_queue_types: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>>;
+        0x12 provider_type: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// ComputeProvider stores information used by a worker control plane controller
 /// to respond to worker lifecycle events. For example, when a Task is received
@@ -508,64 +264,16 @@ pub struct ComputeProvider {
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeProvider {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeProvider";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeProvider {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ComputeProvider,
-            [__fastrs::table::Entry<ComputeProvider>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ComputeProvider, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ComputeProvider, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(ComputeProvider, nexus_endpoint)),
-            ],
-            &[0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3],
-            ::fastrs::table_field!(ComputeProvider, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ComputeProvider, unknown_fields, [0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3];
+        0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
+        0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+        0x52 nexus_endpoint: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// ComputeScaler instructs the Temporal Service when to scale up or down the number of
 /// Workers that comprise a WorkerDeployment.
@@ -587,59 +295,13 @@ pub struct ComputeScaler {
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeScaler {
     const FULL_NAME: &'static str = "temporal.api.compute.v1.ComputeScaler";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeScaler {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ComputeScaler,
-            [__fastrs::table::Entry<ComputeScaler>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ComputeScaler, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ComputeScaler, details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ComputeScaler, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ComputeScaler, unknown_fields, [0, 1, 2];
+        0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
+        0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+    }
 }

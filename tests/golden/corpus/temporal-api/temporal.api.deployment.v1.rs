@@ -23,74 +23,16 @@ pub struct WorkerDeploymentOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentOptions {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerDeploymentOptions,
-            [__fastrs::table::Entry<WorkerDeploymentOptions>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentOptions, deployment_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkerDeploymentOptions, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::WorkerVersioningMode>,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentOptions, worker_versioning_mode
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkerDeploymentOptions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerDeploymentOptions, unknown_fields, [0, 1, 2, 3];
+        0x0a deployment_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 build_id: __fastrs::Implicit<__fastrs::Str>;
+        0x18 worker_versioning_mode: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkerVersioningMode>>;
+    }
 }
 /// `Deployment` identifies a deployment of Temporal workers. The combination of deployment series
 /// name + build ID serves as the identifier. User can use `WorkerDeploymentOptions` in their worker
@@ -113,59 +55,15 @@ pub struct Deployment {
 #[allow(deprecated)]
 impl ::fastrs::Message for Deployment {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.Deployment";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Deployment {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Deployment,
-            [__fastrs::table::Entry<Deployment>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Deployment, series_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Deployment, build_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Deployment, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Deployment, unknown_fields, [0, 1, 2];
+        0x0a series_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 build_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// `DeploymentInfo` holds information about a deployment. Deployment information is tracked
 /// automatically by server as soon as the first poll from that deployment reaches the server. There
@@ -190,70 +88,18 @@ pub struct DeploymentInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for DeploymentInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.DeploymentInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeploymentInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DeploymentInfo,
-            [__fastrs::table::Entry<DeploymentInfo>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Deployment>>,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentInfo, deployment)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DeploymentInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<deployment_info::TaskQueueInfo>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(DeploymentInfo, task_queue_infos)),
-                __fastrs::table::Entry::hooked(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(DeploymentInfo, is_current)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(DeploymentInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DeploymentInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a deployment: __fastrs::Optional<__fastrs::Tab<Deployment>>;
+        0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x1a task_queue_infos: __fastrs::Repeated<__fastrs::Tab<deployment_info::TaskQueueInfo>>;
+        0x22 => hooked;
+        0x28 is_current: __fastrs::Implicit<__fastrs::Bool>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -321,68 +167,16 @@ pub mod deployment_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for TaskQueueInfo {
         const FULL_NAME: &'static str = "temporal.api.deployment.v1.DeploymentInfo.TaskQueueInfo";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for TaskQueueInfo {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                TaskQueueInfo,
-                [__fastrs::table::Entry<TaskQueueInfo>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(TaskQueueInfo, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
-                            __fastrs::OpenEnum<
-                                super::super::super::enums::v1::TaskQueueType,
-                            >,
-                        >,
-                    >(0x10, 0, ::fastrs::table_field!(TaskQueueInfo, r#type)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(0x1a, 0, ::fastrs::table_field!(TaskQueueInfo, first_poller_time)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(TaskQueueInfo, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            TaskQueueInfo, unknown_fields, [0, 1, 2, 3];
+            0x0a name: __fastrs::Implicit<__fastrs::Str>;
+            0x10 r#type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::enums::v1::TaskQueueType>>;
+            0x1a first_poller_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        }
     }
 }
 /// Used as part of Deployment write APIs to update metadata attached to a deployment.
@@ -401,61 +195,15 @@ pub struct UpdateDeploymentMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateDeploymentMetadata {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.UpdateDeploymentMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateDeploymentMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            UpdateDeploymentMetadata,
-            [__fastrs::table::Entry<UpdateDeploymentMetadata>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(UpdateDeploymentMetadata, remove_entries),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UpdateDeploymentMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        UpdateDeploymentMetadata, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 remove_entries: __fastrs::Repeated<__fastrs::Str>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -523,64 +271,16 @@ pub struct DeploymentListInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for DeploymentListInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.DeploymentListInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeploymentListInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DeploymentListInfo,
-            [__fastrs::table::Entry<DeploymentListInfo>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Deployment>>,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentListInfo, deployment)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(DeploymentListInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(DeploymentListInfo, is_current)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DeploymentListInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DeploymentListInfo, unknown_fields, [0, 1, 2, 3];
+        0x0a deployment: __fastrs::Optional<__fastrs::Tab<Deployment>>;
+        0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x18 is_current: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// A Worker Deployment Version (Version, for short) represents all workers of the same
 /// code and config within a Deployment. Workers of the same Version are expected to
@@ -659,206 +359,31 @@ pub struct WorkerDeploymentVersionInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentVersionInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentVersionInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentVersionInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerDeploymentVersionInfo,
-            [__fastrs::table::Entry<WorkerDeploymentVersionInfo>; 17],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentVersionInfo, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, deployment_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, create_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, routing_changed_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, current_since_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, ramping_since_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x3d,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, ramp_percentage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<
-                            worker_deployment_version_info::VersionTaskQueueInfo,
-                        >,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, task_queue_infos),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<VersionDrainageInfo>>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, drainage_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<VersionMetadata>>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, metadata),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<WorkerDeploymentVersion>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, first_activation_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, last_deactivation_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::WorkerDeploymentVersionStatus,
-                        >,
-                    >,
-                >(0x70, 0, ::fastrs::table_field!(WorkerDeploymentVersionInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, last_current_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::compute::v1::ComputeConfig>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersionInfo, compute_config),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentVersionInfo, last_modifier_identity
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-            ::fastrs::table_field!(WorkerDeploymentVersionInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerDeploymentVersionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15, 16, 17];
+        0x0a version: __fastrs::Implicit<__fastrs::Str>;
+        0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
+        0x1a create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x22 routing_changed_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x2a current_since_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x32 ramping_since_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x3d ramp_percentage: __fastrs::Implicit<__fastrs::Float>;
+        0x42 task_queue_infos: __fastrs::Repeated<__fastrs::Tab<worker_deployment_version_info::VersionTaskQueueInfo>>;
+        0x4a drainage_info: __fastrs::Optional<__fastrs::Tab<VersionDrainageInfo>>;
+        0x52 metadata: __fastrs::Optional<__fastrs::Tab<VersionMetadata>>;
+        0x5a deployment_version: __fastrs::Optional<__fastrs::Tab<WorkerDeploymentVersion>>;
+        0x62 first_activation_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x6a last_deactivation_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x70 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkerDeploymentVersionStatus>>;
+        0x7a last_current_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x82 compute_config: __fastrs::Optional<__fastrs::Tab<super::super::compute::v1::ComputeConfig>>;
+        0x8a last_modifier_identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Types nested in [`WorkerDeploymentVersionInfo`].
 pub mod worker_deployment_version_info {
@@ -873,63 +398,15 @@ pub mod worker_deployment_version_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for VersionTaskQueueInfo {
         const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentVersionInfo.VersionTaskQueueInfo";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for VersionTaskQueueInfo {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                VersionTaskQueueInfo,
-                [__fastrs::table::Entry<VersionTaskQueueInfo>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(VersionTaskQueueInfo, name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
-                            __fastrs::OpenEnum<
-                                super::super::super::enums::v1::TaskQueueType,
-                            >,
-                        >,
-                    >(0x10, 0, ::fastrs::table_field!(VersionTaskQueueInfo, r#type)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(VersionTaskQueueInfo, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            VersionTaskQueueInfo, unknown_fields, [0, 1, 2];
+            0x0a name: __fastrs::Implicit<__fastrs::Str>;
+            0x10 r#type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::enums::v1::TaskQueueType>>;
+        }
     }
 }
 /// Information about workflow drainage to help the user determine when it is safe
@@ -949,78 +426,16 @@ pub struct VersionDrainageInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for VersionDrainageInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.VersionDrainageInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for VersionDrainageInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            VersionDrainageInfo,
-            [__fastrs::table::Entry<VersionDrainageInfo>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::VersionDrainageStatus,
-                        >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(VersionDrainageInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(VersionDrainageInfo, last_changed_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(VersionDrainageInfo, last_checked_time),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(VersionDrainageInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        VersionDrainageInfo, unknown_fields, [0, 1, 2, 3];
+        0x08 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::VersionDrainageStatus>>;
+        0x12 last_changed_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x1a last_checked_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 /// ComputeStatus represents compute-related configuration and health for a Worker Deployment Version.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1035,58 +450,14 @@ pub struct ComputeStatus {
 #[allow(deprecated)]
 impl ::fastrs::Message for ComputeStatus {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.ComputeStatus";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeStatus {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ComputeStatus,
-            [__fastrs::table::Entry<ComputeStatus>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<compute_status::ProviderValidationStatus>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ComputeStatus, provider_validation)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ComputeStatus, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ComputeStatus, unknown_fields, [0, 1];
+        0x0a provider_validation: __fastrs::Optional<__fastrs::Tab<compute_status::ProviderValidationStatus>>;
+    }
 }
 /// Types nested in [`ComputeStatus`].
 pub mod compute_status {
@@ -1106,69 +477,15 @@ pub mod compute_status {
     #[allow(deprecated)]
     impl ::fastrs::Message for ProviderValidationStatus {
         const FULL_NAME: &'static str = "temporal.api.deployment.v1.ComputeStatus.ProviderValidationStatus";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ProviderValidationStatus {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                ProviderValidationStatus,
-                [__fastrs::table::Entry<ProviderValidationStatus>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(ProviderValidationStatus, error_message),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(ProviderValidationStatus, last_check_time),
-                    ),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(ProviderValidationStatus, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            ProviderValidationStatus, unknown_fields, [0, 1, 2];
+            0x0a error_message: __fastrs::Implicit<__fastrs::Str>;
+            0x12 last_check_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        }
     }
 }
 /// A Worker Deployment (Deployment, for short) represents all workers serving
@@ -1212,102 +529,20 @@ pub struct WorkerDeploymentInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerDeploymentInfo,
-            [__fastrs::table::Entry<WorkerDeploymentInfo>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<
-                            worker_deployment_info::WorkerDeploymentVersionSummary,
-                        >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentInfo, version_summaries),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(WorkerDeploymentInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<RoutingConfig>>,
-                >(0x22, 0, ::fastrs::table_field!(WorkerDeploymentInfo, routing_config)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentInfo, last_modifier_identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentInfo, manager_identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::RoutingConfigUpdateState,
-                        >,
-                    >,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerDeploymentInfo, routing_config_update_state
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(WorkerDeploymentInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerDeploymentInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 version_summaries: __fastrs::Repeated<__fastrs::Tab<worker_deployment_info::WorkerDeploymentVersionSummary>>;
+        0x1a create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x22 routing_config: __fastrs::Optional<__fastrs::Tab<RoutingConfig>>;
+        0x2a last_modifier_identity: __fastrs::Implicit<__fastrs::Str>;
+        0x32 manager_identity: __fastrs::Implicit<__fastrs::Str>;
+        0x38 routing_config_update_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RoutingConfigUpdateState>>;
+    }
 }
 /// Types nested in [`WorkerDeploymentInfo`].
 pub mod worker_deployment_info {
@@ -1364,207 +599,28 @@ pub mod worker_deployment_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for WorkerDeploymentVersionSummary {
         const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentInfo.WorkerDeploymentVersionSummary";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for WorkerDeploymentVersionSummary {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                WorkerDeploymentVersionSummary,
-                [__fastrs::table::Entry<WorkerDeploymentVersionSummary>; 14],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(WorkerDeploymentVersionSummary, version),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, create_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
-                            __fastrs::OpenEnum<
-                                super::super::super::enums::v1::VersionDrainageStatus,
-                            >,
-                        >,
-                    >(
-                        0x18,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, drainage_status
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<super::WorkerDeploymentVersion>,
-                        >,
-                    >(
-                        0x22,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, deployment_version
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<super::VersionDrainageInfo>,
-                        >,
-                    >(
-                        0x2a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, drainage_info
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x32,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, current_since_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x3a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, ramping_since_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x42,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, routing_update_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x4a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, first_activation_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x52,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, last_deactivation_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
-                            __fastrs::OpenEnum<
-                                super::super::super::enums::v1::WorkerDeploymentVersionStatus,
-                            >,
-                        >,
-                    >(
-                        0x58,
-                        0,
-                        ::fastrs::table_field!(WorkerDeploymentVersionSummary, status),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(
-                        0x62,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, last_current_time
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<
-                                super::super::super::compute::v1::ComputeConfigSummary,
-                            >,
-                        >,
-                    >(
-                        0x6a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, compute_config
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<super::ComputeStatus>,
-                        >,
-                    >(
-                        0x72,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkerDeploymentVersionSummary, compute_status
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
-                ::fastrs::table_field!(WorkerDeploymentVersionSummary, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            WorkerDeploymentVersionSummary, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                12, 13, 14];
+            0x0a version: __fastrs::Implicit<__fastrs::Str>;
+            0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+            0x18 drainage_status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::enums::v1::VersionDrainageStatus>>;
+            0x22 deployment_version: __fastrs::Optional<__fastrs::Tab<super::WorkerDeploymentVersion>>;
+            0x2a drainage_info: __fastrs::Optional<__fastrs::Tab<super::VersionDrainageInfo>>;
+            0x32 current_since_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+            0x3a ramping_since_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+            0x42 routing_update_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+            0x4a first_activation_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+            0x52 last_deactivation_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+            0x58 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::enums::v1::WorkerDeploymentVersionStatus>>;
+            0x62 last_current_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+            0x6a compute_config: __fastrs::Optional<__fastrs::Tab<super::super::super::compute::v1::ComputeConfigSummary>>;
+            0x72 compute_status: __fastrs::Optional<__fastrs::Tab<super::ComputeStatus>>;
+        }
     }
 }
 /// A Worker Deployment Version (Version, for short) represents a
@@ -1587,63 +643,15 @@ pub struct WorkerDeploymentVersion {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentVersion {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.WorkerDeploymentVersion";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentVersion {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerDeploymentVersion,
-            [__fastrs::table::Entry<WorkerDeploymentVersion>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerDeploymentVersion, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkerDeploymentVersion, deployment_name),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkerDeploymentVersion, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerDeploymentVersion, unknown_fields, [0, 1, 2];
+        0x0a build_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct VersionMetadata {
@@ -1658,52 +666,14 @@ pub struct VersionMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for VersionMetadata {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.VersionMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for VersionMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            VersionMetadata,
-            [__fastrs::table::Entry<VersionMetadata>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(VersionMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        VersionMetadata, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1803,116 +773,22 @@ pub struct RoutingConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for RoutingConfig {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.RoutingConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RoutingConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RoutingConfig,
-            [__fastrs::table::Entry<RoutingConfig>; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(RoutingConfig, current_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(RoutingConfig, ramping_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x1d,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, ramping_version_percentage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, current_version_changed_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, ramping_version_changed_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RoutingConfig, ramping_version_percentage_changed_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<WorkerDeploymentVersion>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, current_deployment_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<WorkerDeploymentVersion>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(RoutingConfig, ramping_deployment_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x50, 0, ::fastrs::table_field!(RoutingConfig, revision_number)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 0, 8, 9],
-            ::fastrs::table_field!(RoutingConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RoutingConfig, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 0, 8, 9];
+        0x0a current_version: __fastrs::Implicit<__fastrs::Str>;
+        0x12 ramping_version: __fastrs::Implicit<__fastrs::Str>;
+        0x1d ramping_version_percentage: __fastrs::Implicit<__fastrs::Float>;
+        0x22 current_version_changed_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x2a ramping_version_changed_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x32 ramping_version_percentage_changed_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x3a current_deployment_version: __fastrs::Optional<__fastrs::Tab<WorkerDeploymentVersion>>;
+        0x4a ramping_deployment_version: __fastrs::Optional<__fastrs::Tab<WorkerDeploymentVersion>>;
+        0x50 revision_number: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 /// Used as part of WorkflowExecutionStartedEventAttributes to pass down the AutoUpgrade behavior and source deployment version
 /// to a workflow execution whose parent/previous workflow has an AutoUpgrade behavior.
@@ -1942,85 +818,14 @@ pub struct InheritedAutoUpgradeInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for InheritedAutoUpgradeInfo {
     const FULL_NAME: &'static str = "temporal.api.deployment.v1.InheritedAutoUpgradeInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InheritedAutoUpgradeInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            InheritedAutoUpgradeInfo,
-            [__fastrs::table::Entry<InheritedAutoUpgradeInfo>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<WorkerDeploymentVersion>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        InheritedAutoUpgradeInfo, source_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        InheritedAutoUpgradeInfo, source_deployment_revision_number
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                        >,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        InheritedAutoUpgradeInfo,
-                        continue_as_new_initial_versioning_behavior
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(InheritedAutoUpgradeInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        InheritedAutoUpgradeInfo, unknown_fields, [0, 1, 2, 3];
+        0x0a source_deployment_version: __fastrs::Optional<__fastrs::Tab<WorkerDeploymentVersion>>;
+        0x10 source_deployment_revision_number: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 continue_as_new_initial_versioning_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewVersioningBehavior>>;
+    }
 }

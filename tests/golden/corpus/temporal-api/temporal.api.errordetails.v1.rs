@@ -13,59 +13,15 @@ pub struct NotFoundFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for NotFoundFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NotFoundFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NotFoundFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NotFoundFailure,
-            [__fastrs::table::Entry<NotFoundFailure>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NotFoundFailure, current_cluster)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(NotFoundFailure, active_cluster)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(NotFoundFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NotFoundFailure, unknown_fields, [0, 1, 2];
+        0x0a current_cluster: __fastrs::Implicit<__fastrs::Str>;
+        0x12 active_cluster: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionAlreadyStartedFailure {
@@ -78,82 +34,16 @@ pub struct WorkflowExecutionAlreadyStartedFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionAlreadyStartedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.WorkflowExecutionAlreadyStartedFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionAlreadyStartedFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionAlreadyStartedFailure,
-            [__fastrs::table::Entry<WorkflowExecutionAlreadyStartedFailure>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionAlreadyStartedFailure, start_request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionAlreadyStartedFailure, run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionAlreadyStartedFailure, first_execution_run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionAlreadyStartedFailure, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionAlreadyStartedFailure, unknown_fields, [0, 1, 2, 3];
+        0x0a start_request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a first_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceNotActiveFailure {
@@ -166,70 +56,16 @@ pub struct NamespaceNotActiveFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceNotActiveFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceNotActiveFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceNotActiveFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NamespaceNotActiveFailure,
-            [__fastrs::table::Entry<NamespaceNotActiveFailure>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NamespaceNotActiveFailure, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(NamespaceNotActiveFailure, current_cluster),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(NamespaceNotActiveFailure, active_cluster),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NamespaceNotActiveFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NamespaceNotActiveFailure, unknown_fields, [0, 1, 2, 3];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 current_cluster: __fastrs::Implicit<__fastrs::Str>;
+        0x1a active_cluster: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// NamespaceUnavailableFailure is returned by the service when a request addresses a namespace that is unavailable. For
 /// example, when a namespace is in the process of failing over between clusters.
@@ -243,60 +79,14 @@ pub struct NamespaceUnavailableFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceUnavailableFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceUnavailableFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceUnavailableFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NamespaceUnavailableFailure,
-            [__fastrs::table::Entry<NamespaceUnavailableFailure>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(NamespaceUnavailableFailure, namespace),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NamespaceUnavailableFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NamespaceUnavailableFailure, unknown_fields, [0, 1];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceInvalidStateFailure {
@@ -314,74 +104,16 @@ pub struct NamespaceInvalidStateFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceInvalidStateFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceInvalidStateFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceInvalidStateFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NamespaceInvalidStateFailure,
-            [__fastrs::table::Entry<NamespaceInvalidStateFailure>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(NamespaceInvalidStateFailure, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(NamespaceInvalidStateFailure, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<
-                        __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-                    >,
-                >(
-                    0x1a,
-                    0x18,
-                    ::fastrs::table_field!(NamespaceInvalidStateFailure, allowed_states),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NamespaceInvalidStateFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NamespaceInvalidStateFailure, unknown_fields, [0, 1, 2, 3];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NamespaceState>>;
+        0x1a | 0x18 allowed_states: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::NamespaceState>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceNotFoundFailure {
@@ -392,56 +124,14 @@ pub struct NamespaceNotFoundFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceNotFoundFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceNotFoundFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceNotFoundFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NamespaceNotFoundFailure,
-            [__fastrs::table::Entry<NamespaceNotFoundFailure>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NamespaceNotFoundFailure, namespace)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NamespaceNotFoundFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NamespaceNotFoundFailure, unknown_fields, [0, 1];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceAlreadyExistsFailure {
@@ -451,52 +141,13 @@ pub struct NamespaceAlreadyExistsFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceAlreadyExistsFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NamespaceAlreadyExistsFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceAlreadyExistsFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NamespaceAlreadyExistsFailure,
-            [__fastrs::table::Entry<NamespaceAlreadyExistsFailure>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(NamespaceAlreadyExistsFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NamespaceAlreadyExistsFailure, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClientVersionNotSupportedFailure {
@@ -509,78 +160,16 @@ pub struct ClientVersionNotSupportedFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientVersionNotSupportedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.ClientVersionNotSupportedFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientVersionNotSupportedFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClientVersionNotSupportedFailure,
-            [__fastrs::table::Entry<ClientVersionNotSupportedFailure>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ClientVersionNotSupportedFailure, client_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ClientVersionNotSupportedFailure, client_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ClientVersionNotSupportedFailure, supported_versions
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ClientVersionNotSupportedFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClientVersionNotSupportedFailure, unknown_fields, [0, 1, 2, 3];
+        0x0a client_version: __fastrs::Implicit<__fastrs::Str>;
+        0x12 client_name: __fastrs::Implicit<__fastrs::Str>;
+        0x1a supported_versions: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerVersionNotSupportedFailure {
@@ -592,72 +181,15 @@ pub struct ServerVersionNotSupportedFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerVersionNotSupportedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.ServerVersionNotSupportedFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerVersionNotSupportedFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerVersionNotSupportedFailure,
-            [__fastrs::table::Entry<ServerVersionNotSupportedFailure>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ServerVersionNotSupportedFailure, server_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ServerVersionNotSupportedFailure,
-                        client_supported_server_versions
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ServerVersionNotSupportedFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerVersionNotSupportedFailure, unknown_fields, [0, 1, 2];
+        0x0a server_version: __fastrs::Implicit<__fastrs::Str>;
+        0x12 client_supported_server_versions: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CancellationAlreadyRequestedFailure {
@@ -667,52 +199,13 @@ pub struct CancellationAlreadyRequestedFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for CancellationAlreadyRequestedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.CancellationAlreadyRequestedFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancellationAlreadyRequestedFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CancellationAlreadyRequestedFailure,
-            [__fastrs::table::Entry<CancellationAlreadyRequestedFailure>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(CancellationAlreadyRequestedFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CancellationAlreadyRequestedFailure, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct QueryFailedFailure {
@@ -726,58 +219,14 @@ pub struct QueryFailedFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for QueryFailedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.QueryFailedFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for QueryFailedFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            QueryFailedFailure,
-            [__fastrs::table::Entry<QueryFailedFailure>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(QueryFailedFailure, failure)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(QueryFailedFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        QueryFailedFailure, unknown_fields, [0, 1];
+        0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PermissionDeniedFailure {
@@ -788,56 +237,14 @@ pub struct PermissionDeniedFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for PermissionDeniedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.PermissionDeniedFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PermissionDeniedFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PermissionDeniedFailure,
-            [__fastrs::table::Entry<PermissionDeniedFailure>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PermissionDeniedFailure, reason)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(PermissionDeniedFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PermissionDeniedFailure, unknown_fields, [0, 1];
+        0x0a reason: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ResourceExhaustedFailure {
@@ -849,67 +256,15 @@ pub struct ResourceExhaustedFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for ResourceExhaustedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.ResourceExhaustedFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResourceExhaustedFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ResourceExhaustedFailure,
-            [__fastrs::table::Entry<ResourceExhaustedFailure>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ResourceExhaustedCause,
-                        >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(ResourceExhaustedFailure, cause)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ResourceExhaustedScope,
-                        >,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(ResourceExhaustedFailure, scope)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ResourceExhaustedFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ResourceExhaustedFailure, unknown_fields, [0, 1, 2];
+        0x08 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResourceExhaustedCause>>;
+        0x10 scope: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResourceExhaustedScope>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SystemWorkflowFailure {
@@ -926,65 +281,15 @@ pub struct SystemWorkflowFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for SystemWorkflowFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.SystemWorkflowFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SystemWorkflowFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SystemWorkflowFailure,
-            [__fastrs::table::Entry<SystemWorkflowFailure>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(SystemWorkflowFailure, workflow_execution),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(SystemWorkflowFailure, workflow_error)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(SystemWorkflowFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SystemWorkflowFailure, unknown_fields, [0, 1, 2];
+        0x0a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x12 workflow_error: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowNotReadyFailure {
@@ -994,52 +299,13 @@ pub struct WorkflowNotReadyFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowNotReadyFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.WorkflowNotReadyFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowNotReadyFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowNotReadyFailure,
-            [__fastrs::table::Entry<WorkflowNotReadyFailure>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(WorkflowNotReadyFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowNotReadyFailure, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NewerBuildExistsFailure {
@@ -1051,60 +317,14 @@ pub struct NewerBuildExistsFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for NewerBuildExistsFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NewerBuildExistsFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NewerBuildExistsFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NewerBuildExistsFailure,
-            [__fastrs::table::Entry<NewerBuildExistsFailure>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(NewerBuildExistsFailure, default_build_id),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NewerBuildExistsFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NewerBuildExistsFailure, unknown_fields, [0, 1];
+        0x0a default_build_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MultiOperationExecutionFailure {
@@ -1120,64 +340,14 @@ pub struct MultiOperationExecutionFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for MultiOperationExecutionFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.MultiOperationExecutionFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MultiOperationExecutionFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            MultiOperationExecutionFailure,
-            [__fastrs::table::Entry<MultiOperationExecutionFailure>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<
-                            multi_operation_execution_failure::OperationStatus,
-                        >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(MultiOperationExecutionFailure, statuses),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(MultiOperationExecutionFailure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        MultiOperationExecutionFailure, unknown_fields, [0, 1];
+        0x0a statuses: __fastrs::Repeated<__fastrs::Tab<multi_operation_execution_failure::OperationStatus>>;
+    }
 }
 /// Types nested in [`MultiOperationExecutionFailure`].
 pub mod multi_operation_execution_failure {
@@ -1198,64 +368,16 @@ pub mod multi_operation_execution_failure {
     #[allow(deprecated)]
     impl ::fastrs::Message for OperationStatus {
         const FULL_NAME: &'static str = "temporal.api.errordetails.v1.MultiOperationExecutionFailure.OperationStatus";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for OperationStatus {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                OperationStatus,
-                [__fastrs::table::Entry<OperationStatus>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(OperationStatus, code)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(OperationStatus, message)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
-                            __fastrs::Msg<::fastrs::well_known::Any>,
-                        >,
-                    >(0x1a, 0, ::fastrs::table_field!(OperationStatus, details)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(OperationStatus, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            OperationStatus, unknown_fields, [0, 1, 2, 3];
+            0x08 code: __fastrs::Implicit<__fastrs::Int32>;
+            0x12 message: __fastrs::Implicit<__fastrs::Str>;
+            0x1a details: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>;
+        }
     }
 }
 /// An error indicating that an activity execution failed to start. Returned when there is an existing activity with the
@@ -1271,73 +393,15 @@ pub struct ActivityExecutionAlreadyStartedFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityExecutionAlreadyStartedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.ActivityExecutionAlreadyStartedFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityExecutionAlreadyStartedFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityExecutionAlreadyStartedFailure,
-            [__fastrs::table::Entry<ActivityExecutionAlreadyStartedFailure>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionAlreadyStartedFailure, start_request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityExecutionAlreadyStartedFailure, run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                ActivityExecutionAlreadyStartedFailure, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityExecutionAlreadyStartedFailure, unknown_fields, [0, 1, 2];
+        0x0a start_request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// An error indicating that a Nexus operation failed to start. Returned when there is an existing operation with the
 /// given operation ID, and the given ID reuse and conflict policies do not permit starting a new one or attaching to an
@@ -1352,73 +416,15 @@ pub struct NexusOperationExecutionAlreadyStartedFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.NexusOperationExecutionAlreadyStartedFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationExecutionAlreadyStartedFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationExecutionAlreadyStartedFailure,
-            [__fastrs::table::Entry<NexusOperationExecutionAlreadyStartedFailure>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionAlreadyStartedFailure, start_request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionAlreadyStartedFailure, run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                NexusOperationExecutionAlreadyStartedFailure, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationExecutionAlreadyStartedFailure, unknown_fields, [0, 1, 2];
+        0x0a start_request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// An error indicating that the server lost the buffered pages of a paginated workflow task
 /// completion. This is a transient error: the workflow task is still valid, and the client
@@ -1431,52 +437,11 @@ pub struct WorkflowTaskCompletionBufferLostFailure {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskCompletionBufferLostFailure {
     const FULL_NAME: &'static str = "temporal.api.errordetails.v1.WorkflowTaskCompletionBufferLostFailure";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskCompletionBufferLostFailure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowTaskCompletionBufferLostFailure,
-            [__fastrs::table::Entry<WorkflowTaskCompletionBufferLostFailure>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(
-                WorkflowTaskCompletionBufferLostFailure, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowTaskCompletionBufferLostFailure, unknown_fields, [];
+    }
 }

@@ -12,58 +12,14 @@ pub struct WorkflowExecution {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecution {
     const FULL_NAME: &'static str = "temporal.api.export.v1.WorkflowExecution";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecution {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecution,
-            [__fastrs::table::Entry<WorkflowExecution>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::history::v1::History>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecution, history)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowExecution, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecution, unknown_fields, [0, 1];
+        0x0a history: __fastrs::Optional<__fastrs::Tab<super::super::history::v1::History>>;
+    }
 }
 /// WorkflowExecutions is used by the Cloud Export feature to deserialize
 /// the exported file. It encapsulates a collection of workflow execution information.
@@ -76,54 +32,12 @@ pub struct WorkflowExecutions {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutions {
     const FULL_NAME: &'static str = "temporal.api.export.v1.WorkflowExecutions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutions,
-            [__fastrs::table::Entry<WorkflowExecutions>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<WorkflowExecution>>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutions, items)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowExecutions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutions, unknown_fields, [0, 1];
+        0x0a items: __fastrs::Repeated<__fastrs::Tab<WorkflowExecution>>;
+    }
 }

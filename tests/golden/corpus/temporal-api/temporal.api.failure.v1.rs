@@ -21,84 +21,18 @@ pub struct ApplicationFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ApplicationFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ApplicationFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ApplicationFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ApplicationFailureInfo,
-            [__fastrs::table::Entry<ApplicationFailureInfo>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ApplicationFailureInfo, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ApplicationFailureInfo, non_retryable),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ApplicationFailureInfo, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ApplicationFailureInfo, next_retry_delay),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ApplicationErrorCategory,
-                        >,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(ApplicationFailureInfo, category)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ApplicationFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ApplicationFailureInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
+        0x10 non_retryable: __fastrs::Implicit<__fastrs::Bool>;
+        0x1a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x22 next_retry_delay: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x28 category: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ApplicationErrorCategory>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimeoutFailureInfo {
@@ -112,67 +46,15 @@ pub struct TimeoutFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for TimeoutFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.TimeoutFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimeoutFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TimeoutFailureInfo,
-            [__fastrs::table::Entry<TimeoutFailureInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::TimeoutType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(TimeoutFailureInfo, timeout_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TimeoutFailureInfo, last_heartbeat_details),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TimeoutFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TimeoutFailureInfo, unknown_fields, [0, 1, 2];
+        0x08 timeout_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::TimeoutType>>;
+        0x12 last_heartbeat_details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CanceledFailureInfo {
@@ -185,61 +67,15 @@ pub struct CanceledFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for CanceledFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.CanceledFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CanceledFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CanceledFailureInfo,
-            [__fastrs::table::Entry<CanceledFailureInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CanceledFailureInfo, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CanceledFailureInfo, identity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CanceledFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CanceledFailureInfo, unknown_fields, [0, 1, 2];
+        0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x12 identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TerminatedFailureInfo {
@@ -251,56 +87,14 @@ pub struct TerminatedFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for TerminatedFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.TerminatedFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TerminatedFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TerminatedFailureInfo,
-            [__fastrs::table::Entry<TerminatedFailureInfo>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TerminatedFailureInfo, identity)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(TerminatedFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TerminatedFailureInfo, unknown_fields, [0, 1];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerFailureInfo {
@@ -311,56 +105,14 @@ pub struct ServerFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ServerFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ServerFailureInfo,
-            [__fastrs::table::Entry<ServerFailureInfo>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(ServerFailureInfo, non_retryable)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ServerFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ServerFailureInfo, unknown_fields, [0, 1];
+        0x08 non_retryable: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ResetWorkflowFailureInfo {
@@ -373,64 +125,14 @@ pub struct ResetWorkflowFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetWorkflowFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ResetWorkflowFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetWorkflowFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ResetWorkflowFailureInfo,
-            [__fastrs::table::Entry<ResetWorkflowFailureInfo>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetWorkflowFailureInfo, last_heartbeat_details
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ResetWorkflowFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ResetWorkflowFailureInfo, unknown_fields, [0, 1];
+        0x0a last_heartbeat_details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityFailureInfo {
@@ -446,83 +148,19 @@ pub struct ActivityFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ActivityFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityFailureInfo,
-            [__fastrs::table::Entry<ActivityFailureInfo>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(ActivityFailureInfo, scheduled_event_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(ActivityFailureInfo, started_event_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ActivityFailureInfo, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(ActivityFailureInfo, activity_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(ActivityFailureInfo, activity_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(0x30, 0, ::fastrs::table_field!(ActivityFailureInfo, retry_state)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ActivityFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityFailureInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x22 activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
+        0x2a activity_id: __fastrs::Implicit<__fastrs::Str>;
+        0x30 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionFailureInfo {
@@ -540,111 +178,19 @@ pub struct ChildWorkflowExecutionFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.ChildWorkflowExecutionFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionFailureInfo,
-            [__fastrs::table::Entry<ChildWorkflowExecutionFailureInfo>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ChildWorkflowExecutionFailureInfo, namespace),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailureInfo, retry_state
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ChildWorkflowExecutionFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChildWorkflowExecutionFailureInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x20 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x28 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x30 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
+    }
 }
 /// Representation of the Temporal SDK NexusOperationError object that is returned to workflow callers.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -670,83 +216,19 @@ pub struct NexusOperationFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.NexusOperationFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationFailureInfo,
-            [__fastrs::table::Entry<NexusOperationFailureInfo>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(NexusOperationFailureInfo, scheduled_event_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(NexusOperationFailureInfo, endpoint)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(NexusOperationFailureInfo, service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(NexusOperationFailureInfo, operation)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationFailureInfo, operation_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(NexusOperationFailureInfo, operation_token),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(NexusOperationFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationFailureInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 endpoint: __fastrs::Implicit<__fastrs::Str>;
+        0x1a service: __fastrs::Implicit<__fastrs::Str>;
+        0x22 operation: __fastrs::Implicit<__fastrs::Str>;
+        0x2a operation_id: __fastrs::Implicit<__fastrs::Str>;
+        0x32 operation_token: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NexusHandlerFailureInfo {
@@ -763,67 +245,15 @@ pub struct NexusHandlerFailureInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusHandlerFailureInfo {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.NexusHandlerFailureInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusHandlerFailureInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusHandlerFailureInfo,
-            [__fastrs::table::Entry<NexusHandlerFailureInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NexusHandlerFailureInfo, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                        >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(NexusHandlerFailureInfo, retry_behavior),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(NexusHandlerFailureInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusHandlerFailureInfo, unknown_fields, [0, 1, 2];
+        0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
+        0x10 retry_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusHandlerErrorRetryBehavior>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Failure {
@@ -891,45 +321,25 @@ impl ::fastrs::Message for Failure {
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Failure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Failure,
-            [__fastrs::table::Entry<Failure>; 15],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Failure, message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Failure, source)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Failure, stack_trace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::TabBox<Failure>>,
-                >(0x22, 0, ::fastrs::table_field!(Failure, cause)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::hooked_read(0x32),
-                __fastrs::table::Entry::hooked_read(0x3a),
-                __fastrs::table::Entry::hooked_read(0x42),
-                __fastrs::table::Entry::hooked_read(0x4a),
-                __fastrs::table::Entry::hooked_read(0x52),
-                __fastrs::table::Entry::hooked_read(0x5a),
-                __fastrs::table::Entry::hooked_read(0x62),
-                __fastrs::table::Entry::hooked_read(0x6a),
-                __fastrs::table::Entry::hooked_read(0x72),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(Failure, encoded_attributes)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 0, 0, 0, 0, 15],
-            ::fastrs::table_field!(Failure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Failure, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 0, 0, 0, 0,
+            15];
+        0x0a message: __fastrs::Implicit<__fastrs::Str>;
+        0x12 source: __fastrs::Implicit<__fastrs::Str>;
+        0x1a stack_trace: __fastrs::Implicit<__fastrs::Str>;
+        0x22 cause: __fastrs::Optional<__fastrs::TabBox<Failure>>;
+        0x2a => hooked;
+        0x32 => hooked_read;
+        0x3a => hooked_read;
+        0x42 => hooked_read;
+        0x4a => hooked_read;
+        0x52 => hooked_read;
+        0x5a => hooked_read;
+        0x62 => hooked_read;
+        0x6a => hooked_read;
+        0x72 => hooked_read;
+        0xa2 encoded_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1449,50 +859,11 @@ pub struct MultiOperationExecutionAborted {
 #[allow(deprecated)]
 impl ::fastrs::Message for MultiOperationExecutionAborted {
     const FULL_NAME: &'static str = "temporal.api.failure.v1.MultiOperationExecutionAborted";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MultiOperationExecutionAborted {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            MultiOperationExecutionAborted,
-            [__fastrs::table::Entry<MultiOperationExecutionAborted>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(MultiOperationExecutionAborted, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        MultiOperationExecutionAborted, unknown_fields, [];
+    }
 }

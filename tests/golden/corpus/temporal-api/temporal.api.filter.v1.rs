@@ -13,59 +13,15 @@ pub struct WorkflowExecutionFilter {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionFilter {
     const FULL_NAME: &'static str = "temporal.api.filter.v1.WorkflowExecutionFilter";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionFilter {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionFilter,
-            [__fastrs::table::Entry<WorkflowExecutionFilter>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionFilter, workflow_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowExecutionFilter, run_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowExecutionFilter, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionFilter, unknown_fields, [0, 1, 2];
+        0x0a workflow_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTypeFilter {
@@ -76,56 +32,14 @@ pub struct WorkflowTypeFilter {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTypeFilter {
     const FULL_NAME: &'static str = "temporal.api.filter.v1.WorkflowTypeFilter";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTypeFilter {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowTypeFilter,
-            [__fastrs::table::Entry<WorkflowTypeFilter>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowTypeFilter, name)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkflowTypeFilter, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowTypeFilter, unknown_fields, [0, 1];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartTimeFilter {
@@ -137,63 +51,15 @@ pub struct StartTimeFilter {
 #[allow(deprecated)]
 impl ::fastrs::Message for StartTimeFilter {
     const FULL_NAME: &'static str = "temporal.api.filter.v1.StartTimeFilter";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartTimeFilter {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StartTimeFilter,
-            [__fastrs::table::Entry<StartTimeFilter>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(StartTimeFilter, earliest_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(StartTimeFilter, latest_time)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StartTimeFilter, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StartTimeFilter, unknown_fields, [0, 1, 2];
+        0x0a earliest_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x12 latest_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StatusFilter {
@@ -204,58 +70,12 @@ pub struct StatusFilter {
 #[allow(deprecated)]
 impl ::fastrs::Message for StatusFilter {
     const FULL_NAME: &'static str = "temporal.api.filter.v1.StatusFilter";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StatusFilter {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StatusFilter,
-            [__fastrs::table::Entry<StatusFilter>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::WorkflowExecutionStatus,
-                        >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(StatusFilter, status)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StatusFilter, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StatusFilter, unknown_fields, [0, 1];
+        0x08 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowExecutionStatus>>;
+    }
 }

@@ -216,508 +216,56 @@ pub struct WorkflowExecutionStartedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionStartedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionStartedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionStartedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionStartedEventAttributes>; 41],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_workflow_namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        continued_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ContinueAsNewInitiator,
-                        >,
-                    >,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, initiator
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, continued_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, last_completion_result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        original_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, first_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x90,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, attempt
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        workflow_execution_expiration_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, cron_schedule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        first_workflow_task_backoff
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionStartedEventAttributes, memo),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::workflow::v1::ResetPoints>,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, prev_auto_reset_points
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0xca,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xd0,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_initiated_event_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xda,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_workflow_namespace_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xe2,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0xea,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, source_version_stamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::common::v1::Callback>,
-                    >,
-                >(
-                    0xf2,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0xfa,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, root_workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x102,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, inherited_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::workflow::v1::VersioningOverride,
-                        >,
-                    >,
-                >(
-                    0x10a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x112,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        parent_pinned_worker_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x11a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, priority
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0x12a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, inherited_pinned_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x130,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, eager_execution_accepted
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::InheritedAutoUpgradeInfo,
-                        >,
-                    >,
-                >(
-                    0x13a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        inherited_auto_upgrade_info
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<DeclinedTargetVersionUpgrade>,
-                    >,
-                >(
-                    0x142,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        declined_target_version_upgrade
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::TimeSkippingConfig,
-                        >,
-                    >,
-                >(
-                    0x14a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes, time_skipping_config
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::TimeSkippingStatePropagation,
-                        >,
-                    >,
-                >(
-                    0x15a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionStartedEventAttributes,
-                        time_skipping_state_propagation
-                    ),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 0, 36, 37,
-                38, 39, 40, 0, 41,
-            ],
-            ::fastrs::table_field!(
-                WorkflowExecutionStartedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionStartedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+            33, 34, 35, 0, 36, 37, 38, 39, 40, 0, 41];
+        0x0a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x12 parent_workflow_namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x1a parent_workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x20 parent_initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x2a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x32 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x3a workflow_execution_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x42 workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x4a workflow_task_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x52 continued_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x58 initiator: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewInitiator>>;
+        0x62 continued_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x6a last_completion_result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x72 original_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x7a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x82 first_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x8a retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+        0x90 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x9a workflow_execution_expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0xa2 cron_schedule: __fastrs::Implicit<__fastrs::Str>;
+        0xaa first_workflow_task_backoff: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0xb2 memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+        0xba search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0xc2 prev_auto_reset_points: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::ResetPoints>>;
+        0xca header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0xd0 parent_initiated_event_version: __fastrs::Implicit<__fastrs::Int64>;
+        0xda parent_workflow_namespace_id: __fastrs::Implicit<__fastrs::Str>;
+        0xe2 workflow_id: __fastrs::Implicit<__fastrs::Str>;
+        0xea source_version_stamp: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+        0xf2 completion_callbacks: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Callback>>;
+        0xfa root_workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x102 inherited_build_id: __fastrs::Implicit<__fastrs::Str>;
+        0x10a versioning_override: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::VersioningOverride>>;
+        0x112 parent_pinned_worker_deployment_version: __fastrs::Implicit<__fastrs::Str>;
+        0x11a priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+        0x12a inherited_pinned_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+        0x130 eager_execution_accepted: __fastrs::Implicit<__fastrs::Bool>;
+        0x13a inherited_auto_upgrade_info: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::InheritedAutoUpgradeInfo>>;
+        0x142 declined_target_version_upgrade: __fastrs::Optional<__fastrs::Tab<DeclinedTargetVersionUpgrade>>;
+        0x14a time_skipping_config: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::TimeSkippingConfig>>;
+        0x15a time_skipping_state_propagation: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::TimeSkippingStatePropagation>>;
+    }
 }
 /// Wrapper for a target deployment version that the SDK declined to upgrade to.
 /// See declined_target_version_upgrade on WorkflowExecutionStartedEventAttributes.
@@ -737,73 +285,15 @@ pub struct DeclinedTargetVersionUpgrade {
 #[allow(deprecated)]
 impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
     const FULL_NAME: &'static str = "temporal.api.history.v1.DeclinedTargetVersionUpgrade";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeclinedTargetVersionUpgrade {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DeclinedTargetVersionUpgrade,
-            [__fastrs::table::Entry<DeclinedTargetVersionUpgrade>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        DeclinedTargetVersionUpgrade, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(DeclinedTargetVersionUpgrade, revision_number),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeclinedTargetVersionUpgrade, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DeclinedTargetVersionUpgrade, unknown_fields, [0, 1, 2];
+        0x0a deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+        0x10 revision_number: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionCompletedEventAttributes {
@@ -819,85 +309,16 @@ pub struct WorkflowExecutionCompletedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionCompletedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionCompletedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionCompletedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionCompletedEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCompletedEventAttributes, result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCompletedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCompletedEventAttributes, new_execution_run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionCompletedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionCompletedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x0a result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a new_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionFailedEventAttributes {
@@ -914,96 +335,17 @@ pub struct WorkflowExecutionFailedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionFailedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionFailedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionFailedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionFailedEventAttributes>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionFailedEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionFailedEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionFailedEventAttributes, new_execution_run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                WorkflowExecutionFailedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x10 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
+        0x18 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 new_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionTimedOutEventAttributes {
@@ -1016,75 +358,15 @@ pub struct WorkflowExecutionTimedOutEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionTimedOutEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionTimedOutEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionTimedOutEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionTimedOutEventAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimedOutEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimedOutEventAttributes, new_execution_run_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                WorkflowExecutionTimedOutEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionTimedOutEventAttributes, unknown_fields, [0, 1, 2];
+        0x08 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
+        0x12 new_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionContinuedAsNewEventAttributes {
@@ -1136,236 +418,30 @@ pub struct WorkflowExecutionContinuedAsNewEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionContinuedAsNewEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionContinuedAsNewEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionContinuedAsNewEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionContinuedAsNewEventAttributes>; 16],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        new_execution_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        backoff_start_interval
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ContinueAsNewInitiator,
-                        >,
-                    >,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, initiator
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        last_completion_result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, memo
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x78,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes, inherit_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                        >,
-                    >,
-                >(
-                    0x80,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionContinuedAsNewEventAttributes,
-                        initial_versioning_behavior
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
-            ::fastrs::table_field!(
-                WorkflowExecutionContinuedAsNewEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionContinuedAsNewEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8,
+            9, 10, 11, 12, 13, 14, 15, 16];
+        0x0a new_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x1a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x22 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x2a workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x32 workflow_task_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x38 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x42 backoff_start_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x48 initiator: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewInitiator>>;
+        0x52 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x5a last_completion_result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x62 header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x6a memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+        0x72 search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0x78 inherit_build_id: __fastrs::Implicit<__fastrs::Bool>;
+        0x80 initial_versioning_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewVersioningBehavior>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTaskScheduledEventAttributes {
@@ -1384,82 +460,16 @@ pub struct WorkflowTaskScheduledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskScheduledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskScheduledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowTaskScheduledEventAttributes,
-            [__fastrs::table::Entry<WorkflowTaskScheduledEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskScheduledEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskScheduledEventAttributes, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskScheduledEventAttributes, attempt),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowTaskScheduledEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowTaskScheduledEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x0a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x12 start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x18 attempt: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTaskStartedEventAttributes {
@@ -1506,142 +516,22 @@ pub struct WorkflowTaskStartedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskStartedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskStartedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowTaskStartedEventAttributes,
-            [__fastrs::table::Entry<WorkflowTaskStartedEventAttributes>; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskStartedEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, suggest_continue_as_new
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, history_size_bytes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes, build_id_redirect_counter
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::SuggestContinueAsNewReason,
-                        >,
-                    >,
-                >(
-                    0x42,
-                    0x40,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes,
-                        suggest_continue_as_new_reasons
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskStartedEventAttributes,
-                        target_worker_deployment_version_changed
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(WorkflowTaskStartedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowTaskStartedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 identity: __fastrs::Implicit<__fastrs::Str>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x20 suggest_continue_as_new: __fastrs::Implicit<__fastrs::Bool>;
+        0x28 history_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+        0x32 worker_version: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+        0x38 build_id_redirect_counter: __fastrs::Implicit<__fastrs::Int64>;
+        0x42 | 0x40 suggest_continue_as_new_reasons: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::SuggestContinueAsNewReason>>;
+        0x48 target_worker_deployment_version_changed: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTaskCompletedEventAttributes {
@@ -1703,179 +593,26 @@ pub struct WorkflowTaskCompletedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskCompletedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskCompletedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowTaskCompletedEventAttributes,
-            [__fastrs::table::Entry<WorkflowTaskCompletedEventAttributes>; 12],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, binary_checksum
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::sdk::v1::WorkflowTaskCompletedMetadata,
-                        >,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, sdk_metadata
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, deployment
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-                    >,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, versioning_behavior
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, worker_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, worker_deployment_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::MeteringMetadata>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedEventAttributes, metering_metadata
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 12],
-            ::fastrs::table_field!(WorkflowTaskCompletedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowTaskCompletedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 0, 12];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x22 binary_checksum: __fastrs::Implicit<__fastrs::Str>;
+        0x2a worker_version: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+        0x32 sdk_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::WorkflowTaskCompletedMetadata>>;
+        0x3a deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
+        0x40 versioning_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>>;
+        0x4a worker_deployment_version: __fastrs::Implicit<__fastrs::Str>;
+        0x52 worker_deployment_name: __fastrs::Implicit<__fastrs::Str>;
+        0x5a deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+        0x6a metering_metadata: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::MeteringMetadata>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTaskTimedOutEventAttributes {
@@ -1890,82 +627,16 @@ pub struct WorkflowTaskTimedOutEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskTimedOutEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskTimedOutEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowTaskTimedOutEventAttributes,
-            [__fastrs::table::Entry<WorkflowTaskTimedOutEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskTimedOutEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskTimedOutEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::TimeoutType>,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskTimedOutEventAttributes, timeout_type
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowTaskTimedOutEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowTaskTimedOutEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 timeout_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::TimeoutType>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowTaskFailedEventAttributes {
@@ -2004,145 +675,23 @@ pub struct WorkflowTaskFailedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowTaskFailedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskFailedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowTaskFailedEventAttributes,
-            [__fastrs::table::Entry<WorkflowTaskFailedEventAttributes>; 10],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::WorkflowTaskFailedCause,
-                        >,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, cause),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, base_run_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, new_run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, fork_event_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, binary_checksum
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowTaskFailedEventAttributes, worker_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
-            ::fastrs::table_field!(WorkflowTaskFailedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowTaskFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowTaskFailedCause>>;
+        0x22 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x2a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x32 base_run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x3a new_run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x40 fork_event_version: __fastrs::Implicit<__fastrs::Int64>;
+        0x4a binary_checksum: __fastrs::Implicit<__fastrs::Str>;
+        0x52 worker_version: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskScheduledEventAttributes {
@@ -2199,187 +748,27 @@ pub struct ActivityTaskScheduledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskScheduledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskScheduledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityTaskScheduledEventAttributes,
-            [__fastrs::table::Entry<ActivityTaskScheduledEventAttributes>; 13],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, activity_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, activity_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskScheduledEventAttributes, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskScheduledEventAttributes, input),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, heartbeat_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, use_workflow_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskScheduledEventAttributes, priority
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-            ::fastrs::table_field!(ActivityTaskScheduledEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityTaskScheduledEventAttributes, unknown_fields, [0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13];
+        0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
+        0x22 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x2a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x32 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x3a schedule_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x42 schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x4a start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x52 heartbeat_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x58 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x62 retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+        0x68 use_workflow_build_id: __fastrs::Implicit<__fastrs::Bool>;
+        0x72 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskStartedEventAttributes {
@@ -2416,118 +805,20 @@ pub struct ActivityTaskStartedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskStartedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskStartedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityTaskStartedEventAttributes,
-            [__fastrs::table::Entry<ActivityTaskStartedEventAttributes>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskStartedEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskStartedEventAttributes, attempt),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, last_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, worker_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskStartedEventAttributes, build_id_redirect_counter
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ActivityTaskStartedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityTaskStartedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 identity: __fastrs::Implicit<__fastrs::Str>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x20 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x2a last_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x32 worker_version: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+        0x38 build_id_redirect_counter: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskCompletedEventAttributes {
@@ -2551,102 +842,18 @@ pub struct ActivityTaskCompletedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskCompletedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskCompletedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityTaskCompletedEventAttributes,
-            [__fastrs::table::Entry<ActivityTaskCompletedEventAttributes>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskCompletedEventAttributes, result),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCompletedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCompletedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCompletedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCompletedEventAttributes, worker_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(ActivityTaskCompletedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityTaskCompletedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x10 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 identity: __fastrs::Implicit<__fastrs::Str>;
+        0x2a worker_version: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskFailedEventAttributes {
@@ -2671,111 +878,19 @@ pub struct ActivityTaskFailedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskFailedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskFailedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityTaskFailedEventAttributes,
-            [__fastrs::table::Entry<ActivityTaskFailedEventAttributes>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskFailedEventAttributes, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskFailedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskFailedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskFailedEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskFailedEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskFailedEventAttributes, worker_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ActivityTaskFailedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityTaskFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x10 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 identity: __fastrs::Implicit<__fastrs::Str>;
+        0x28 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
+        0x32 worker_version: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskTimedOutEventAttributes {
@@ -2793,91 +908,17 @@ pub struct ActivityTaskTimedOutEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskTimedOutEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskTimedOutEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityTaskTimedOutEventAttributes,
-            [__fastrs::table::Entry<ActivityTaskTimedOutEventAttributes>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskTimedOutEventAttributes, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskTimedOutEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskTimedOutEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskTimedOutEventAttributes, retry_state
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ActivityTaskTimedOutEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityTaskTimedOutEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x10 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x20 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskCancelRequestedEventAttributes {
@@ -2891,74 +932,15 @@ pub struct ActivityTaskCancelRequestedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskCancelRequestedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskCancelRequestedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityTaskCancelRequestedEventAttributes,
-            [__fastrs::table::Entry<ActivityTaskCancelRequestedEventAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCancelRequestedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCancelRequestedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                ActivityTaskCancelRequestedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityTaskCancelRequestedEventAttributes, unknown_fields, [0, 1, 2];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityTaskCanceledEventAttributes {
@@ -2985,110 +967,19 @@ pub struct ActivityTaskCanceledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityTaskCanceledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskCanceledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityTaskCanceledEventAttributes,
-            [__fastrs::table::Entry<ActivityTaskCanceledEventAttributes>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskCanceledEventAttributes, details),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCanceledEventAttributes,
-                        latest_cancel_requested_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCanceledEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCanceledEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(ActivityTaskCanceledEventAttributes, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityTaskCanceledEventAttributes, worker_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(ActivityTaskCanceledEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityTaskCanceledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x10 latest_cancel_requested_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x20 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x2a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x32 worker_version: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimerStartedEventAttributes {
@@ -3107,80 +998,16 @@ pub struct TimerStartedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for TimerStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.TimerStartedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimerStartedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TimerStartedEventAttributes,
-            [__fastrs::table::Entry<TimerStartedEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TimerStartedEventAttributes, timer_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TimerStartedEventAttributes, start_to_fire_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        TimerStartedEventAttributes, workflow_task_completed_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TimerStartedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TimerStartedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 start_to_fire_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x18 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimerFiredEventAttributes {
@@ -3194,63 +1021,15 @@ pub struct TimerFiredEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for TimerFiredEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.TimerFiredEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimerFiredEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TimerFiredEventAttributes,
-            [__fastrs::table::Entry<TimerFiredEventAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TimerFiredEventAttributes, timer_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(TimerFiredEventAttributes, started_event_id),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TimerFiredEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TimerFiredEventAttributes, unknown_fields, [0, 1, 2];
+        0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
+        0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimerCanceledEventAttributes {
@@ -3268,85 +1047,17 @@ pub struct TimerCanceledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for TimerCanceledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.TimerCanceledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimerCanceledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TimerCanceledEventAttributes,
-            [__fastrs::table::Entry<TimerCanceledEventAttributes>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TimerCanceledEventAttributes, timer_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        TimerCanceledEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        TimerCanceledEventAttributes, workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(TimerCanceledEventAttributes, identity),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(TimerCanceledEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TimerCanceledEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
+        0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionCancelRequestedEventAttributes {
@@ -3366,95 +1077,17 @@ pub struct WorkflowExecutionCancelRequestedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionCancelRequestedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionCancelRequestedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionCancelRequestedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionCancelRequestedEventAttributes>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCancelRequestedEventAttributes, cause
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCancelRequestedEventAttributes,
-                        external_initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCancelRequestedEventAttributes,
-                        external_workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCancelRequestedEventAttributes, identity
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                WorkflowExecutionCancelRequestedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionCancelRequestedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a cause: __fastrs::Implicit<__fastrs::Str>;
+        0x10 external_initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a external_workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x22 identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionCanceledEventAttributes {
@@ -3467,76 +1100,15 @@ pub struct WorkflowExecutionCanceledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionCanceledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionCanceledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionCanceledEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionCanceledEventAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCanceledEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionCanceledEventAttributes, details
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                WorkflowExecutionCanceledEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionCanceledEventAttributes, unknown_fields, [0, 1, 2];
+        0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct MarkerRecordedEventAttributes {
@@ -3558,88 +1130,18 @@ pub struct MarkerRecordedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for MarkerRecordedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.MarkerRecordedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MarkerRecordedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            MarkerRecordedEventAttributes,
-            [__fastrs::table::Entry<MarkerRecordedEventAttributes>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(MarkerRecordedEventAttributes, marker_name),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        MarkerRecordedEventAttributes, workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(MarkerRecordedEventAttributes, header),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(MarkerRecordedEventAttributes, failure),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(MarkerRecordedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        MarkerRecordedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a marker_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+        0x18 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x2a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3719,126 +1221,20 @@ pub struct WorkflowExecutionSignaledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionSignaledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionSignaledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionSignaledEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionSignaledEventAttributes>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, signal_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes,
-                        skip_generate_workflow_task
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes,
-                        external_workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionSignaledEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                WorkflowExecutionSignaledEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionSignaledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a signal_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x1a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x22 header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x28 skip_generate_workflow_task: __fastrs::Implicit<__fastrs::Bool>;
+        0x32 external_workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x3a request_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionTerminatedEventAttributes {
@@ -3853,84 +1249,16 @@ pub struct WorkflowExecutionTerminatedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionTerminatedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionTerminatedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionTerminatedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionTerminatedEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTerminatedEventAttributes, reason
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTerminatedEventAttributes, details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTerminatedEventAttributes, identity
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionTerminatedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionTerminatedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x0a reason: __fastrs::Implicit<__fastrs::Str>;
+        0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x1a identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
@@ -3958,131 +1286,22 @@ pub struct RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
 impl ::fastrs::Message
 for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.RequestCancelExternalWorkflowExecutionInitiatedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled
 for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-            [__fastrs::table::Entry<
-                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-            >; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        child_workflow_only
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        reason
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes, unknown_fields, [0, 1, 2,
+            3, 4, 5, 6, 7];
+        0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x22 control: __fastrs::Implicit<__fastrs::Str>;
+        0x28 child_workflow_only: __fastrs::Implicit<__fastrs::Bool>;
+        0x32 reason: __fastrs::Implicit<__fastrs::Str>;
+        0x3a namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RequestCancelExternalWorkflowExecutionFailedEventAttributes {
@@ -4110,135 +1329,22 @@ pub struct RequestCancelExternalWorkflowExecutionFailedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.RequestCancelExternalWorkflowExecutionFailedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled
 for RequestCancelExternalWorkflowExecutionFailedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-            [__fastrs::table::Entry<
-                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-            >; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::CancelExternalWorkflowExecutionFailedCause,
-                        >,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        cause
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RequestCancelExternalWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3,
+            4, 5, 6, 7];
+        0x08 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::CancelExternalWorkflowExecutionFailedCause>>;
+        0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x22 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x28 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x32 control: __fastrs::Implicit<__fastrs::Str>;
+        0x3a namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ExternalWorkflowExecutionCancelRequestedEventAttributes {
@@ -4258,100 +1364,18 @@ pub struct ExternalWorkflowExecutionCancelRequestedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ExternalWorkflowExecutionCancelRequestedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled
 for ExternalWorkflowExecutionCancelRequestedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ExternalWorkflowExecutionCancelRequestedEventAttributes,
-            [__fastrs::table::Entry<
-                ExternalWorkflowExecutionCancelRequestedEventAttributes,
-            >; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                ExternalWorkflowExecutionCancelRequestedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ExternalWorkflowExecutionCancelRequestedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        0x08 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x22 namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SignalExternalWorkflowExecutionInitiatedEventAttributes {
@@ -4381,151 +1405,24 @@ pub struct SignalExternalWorkflowExecutionInitiatedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.SignalExternalWorkflowExecutionInitiatedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled
 for SignalExternalWorkflowExecutionInitiatedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SignalExternalWorkflowExecutionInitiatedEventAttributes,
-            [__fastrs::table::Entry<
-                SignalExternalWorkflowExecutionInitiatedEventAttributes,
-            >; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        signal_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        child_workflow_only
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(
-                SignalExternalWorkflowExecutionInitiatedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SignalExternalWorkflowExecutionInitiatedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5,
+            6, 7, 8, 9];
+        0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x22 signal_name: __fastrs::Implicit<__fastrs::Str>;
+        0x2a input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x32 control: __fastrs::Implicit<__fastrs::Str>;
+        0x38 child_workflow_only: __fastrs::Implicit<__fastrs::Bool>;
+        0x42 header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x4a namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SignalExternalWorkflowExecutionFailedEventAttributes {
@@ -4551,130 +1448,21 @@ pub struct SignalExternalWorkflowExecutionFailedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.SignalExternalWorkflowExecutionFailedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalExternalWorkflowExecutionFailedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SignalExternalWorkflowExecutionFailedEventAttributes,
-            [__fastrs::table::Entry<
-                SignalExternalWorkflowExecutionFailedEventAttributes,
-            >; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::SignalExternalWorkflowExecutionFailedCause,
-                        >,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes, cause
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                        namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                SignalExternalWorkflowExecutionFailedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SignalExternalWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6,
+            7];
+        0x08 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::SignalExternalWorkflowExecutionFailedCause>>;
+        0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x22 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x28 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x32 control: __fastrs::Implicit<__fastrs::Str>;
+        0x3a namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ExternalWorkflowExecutionSignaledEventAttributes {
@@ -4696,104 +1484,18 @@ pub struct ExternalWorkflowExecutionSignaledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ExternalWorkflowExecutionSignaledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExternalWorkflowExecutionSignaledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ExternalWorkflowExecutionSignaledEventAttributes,
-            [__fastrs::table::Entry<ExternalWorkflowExecutionSignaledEventAttributes>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ExternalWorkflowExecutionSignaledEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(
-                ExternalWorkflowExecutionSignaledEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ExternalWorkflowExecutionSignaledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x08 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x22 control: __fastrs::Implicit<__fastrs::Str>;
+        0x2a namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpsertWorkflowSearchAttributesEventAttributes {
@@ -4808,76 +1510,15 @@ pub struct UpsertWorkflowSearchAttributesEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.UpsertWorkflowSearchAttributesEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpsertWorkflowSearchAttributesEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            UpsertWorkflowSearchAttributesEventAttributes,
-            [__fastrs::table::Entry<UpsertWorkflowSearchAttributesEventAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        UpsertWorkflowSearchAttributesEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        UpsertWorkflowSearchAttributesEventAttributes, search_attributes
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                UpsertWorkflowSearchAttributesEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        UpsertWorkflowSearchAttributesEventAttributes, unknown_fields, [0, 1, 2];
+        0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowPropertiesModifiedEventAttributes {
@@ -4893,76 +1534,15 @@ pub struct WorkflowPropertiesModifiedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowPropertiesModifiedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowPropertiesModifiedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowPropertiesModifiedEventAttributes,
-            [__fastrs::table::Entry<WorkflowPropertiesModifiedEventAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedEventAttributes, upserted_memo
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                WorkflowPropertiesModifiedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowPropertiesModifiedEventAttributes, unknown_fields, [0, 1, 2];
+        0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 upserted_memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartChildWorkflowExecutionInitiatedEventAttributes {
@@ -5030,320 +1610,37 @@ pub struct StartChildWorkflowExecutionInitiatedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.StartChildWorkflowExecutionInitiatedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartChildWorkflowExecutionInitiatedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StartChildWorkflowExecutionInitiatedEventAttributes,
-            [__fastrs::table::Entry<
-                StartChildWorkflowExecutionInitiatedEventAttributes,
-            >; 23],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, input
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
-                    >,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        parent_close_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x58,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::WorkflowIdReusePolicy,
-                        >,
-                    >,
-                >(
-                    0x60,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        workflow_id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, retry_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        cron_schedule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, memo
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, namespace_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x98,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        inherit_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes, priority
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::TimeSkippingConfig,
-                        >,
-                    >,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        time_skipping_config
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::TimeSkippingStatePropagation,
-                        >,
-                    >,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        time_skipping_state_propagation
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::workflow::v1::VersioningOverride,
-                        >,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                        versioning_override
-                    ),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 0, 22, 23,
-            ],
-            ::fastrs::table_field!(
-                StartChildWorkflowExecutionInitiatedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StartChildWorkflowExecutionInitiatedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6,
+            7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 0, 22, 23];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x22 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x2a input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x32 workflow_execution_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x3a workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x42 workflow_task_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x48 parent_close_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>>;
+        0x52 control: __fastrs::Implicit<__fastrs::Str>;
+        0x58 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x60 workflow_id_reuse_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowIdReusePolicy>>;
+        0x6a retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+        0x72 cron_schedule: __fastrs::Implicit<__fastrs::Str>;
+        0x7a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x82 memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+        0x8a search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0x92 namespace_id: __fastrs::Implicit<__fastrs::Str>;
+        0x98 inherit_build_id: __fastrs::Implicit<__fastrs::Bool>;
+        0xa2 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+        0xaa time_skipping_config: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::TimeSkippingConfig>>;
+        0xba time_skipping_state_propagation: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::TimeSkippingStatePropagation>>;
+        0xc2 versioning_override: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::VersioningOverride>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StartChildWorkflowExecutionFailedEventAttributes {
@@ -5369,135 +1666,22 @@ pub struct StartChildWorkflowExecutionFailedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.StartChildWorkflowExecutionFailedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartChildWorkflowExecutionFailedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StartChildWorkflowExecutionFailedEventAttributes,
-            [__fastrs::table::Entry<StartChildWorkflowExecutionFailedEventAttributes>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, workflow_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::StartChildWorkflowExecutionFailedCause,
-                        >,
-                    >,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, cause
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, control
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        StartChildWorkflowExecutionFailedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(
-                StartChildWorkflowExecutionFailedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StartChildWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7,
+            8];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x20 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::StartChildWorkflowExecutionFailedCause>>;
+        0x2a control: __fastrs::Implicit<__fastrs::Str>;
+        0x30 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x38 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x42 namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionStartedEventAttributes {
@@ -5518,115 +1702,19 @@ pub struct ChildWorkflowExecutionStartedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionStartedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionStartedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionStartedEventAttributes,
-            [__fastrs::table::Entry<ChildWorkflowExecutionStartedEventAttributes>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, header
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionStartedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionStartedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChildWorkflowExecutionStartedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x10 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x22 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x2a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x32 namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionCompletedEventAttributes {
@@ -5649,126 +1737,20 @@ pub struct ChildWorkflowExecutionCompletedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionCompletedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionCompletedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionCompletedEventAttributes,
-            [__fastrs::table::Entry<ChildWorkflowExecutionCompletedEventAttributes>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCompletedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionCompletedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChildWorkflowExecutionCompletedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x22 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x28 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x30 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x3a namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionFailedEventAttributes {
@@ -5792,135 +1774,21 @@ pub struct ChildWorkflowExecutionFailedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionFailedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionFailedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionFailedEventAttributes,
-            [__fastrs::table::Entry<ChildWorkflowExecutionFailedEventAttributes>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionFailedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionFailedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChildWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x22 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x28 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x30 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x38 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
+        0x42 namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionCanceledEventAttributes {
@@ -5943,124 +1811,20 @@ pub struct ChildWorkflowExecutionCanceledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionCanceledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionCanceledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionCanceledEventAttributes,
-            [__fastrs::table::Entry<ChildWorkflowExecutionCanceledEventAttributes>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, details
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionCanceledEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionCanceledEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChildWorkflowExecutionCanceledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x22 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x28 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x30 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x3a namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionTimedOutEventAttributes {
@@ -6083,124 +1847,20 @@ pub struct ChildWorkflowExecutionTimedOutEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionTimedOutEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionTimedOutEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionTimedOutEventAttributes,
-            [__fastrs::table::Entry<ChildWorkflowExecutionTimedOutEventAttributes>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::RetryState>,
-                    >,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, retry_state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTimedOutEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionTimedOutEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChildWorkflowExecutionTimedOutEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x20 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x28 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x30 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
+        0x3a namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ChildWorkflowExecutionTerminatedEventAttributes {
@@ -6222,115 +1882,19 @@ pub struct ChildWorkflowExecutionTerminatedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ChildWorkflowExecutionTerminatedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionTerminatedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ChildWorkflowExecutionTerminatedEventAttributes,
-            [__fastrs::table::Entry<ChildWorkflowExecutionTerminatedEventAttributes>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes, namespace
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes,
-                        workflow_execution
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes, workflow_type
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes,
-                        initiated_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes, started_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        ChildWorkflowExecutionTerminatedEventAttributes, namespace_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(
-                ChildWorkflowExecutionTerminatedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ChildWorkflowExecutionTerminatedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x20 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x28 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x32 namespace_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionOptionsUpdatedEventAttributes {
@@ -6370,159 +1934,23 @@ pub struct WorkflowExecutionOptionsUpdatedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionOptionsUpdatedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionOptionsUpdatedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionOptionsUpdatedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionOptionsUpdatedEventAttributes>; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::workflow::v1::VersioningOverride,
-                        >,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        unset_versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        attached_request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::common::v1::Callback>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        attached_completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes, priority
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::TimeSkippingConfig,
-                        >,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        time_skipping_config
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<
-                            workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate,
-                        >,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        workflow_update_options
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                        time_skipping_config_updated
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(
-                WorkflowExecutionOptionsUpdatedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionOptionsUpdatedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8,
+            9];
+        0x0a versioning_override: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::VersioningOverride>>;
+        0x10 unset_versioning_override: __fastrs::Implicit<__fastrs::Bool>;
+        0x1a attached_request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x22 attached_completion_callbacks: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Callback>>;
+        0x2a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x32 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+        0x3a time_skipping_config: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::TimeSkippingConfig>>;
+        0x42 workflow_update_options: __fastrs::Repeated<__fastrs::Tab<workflow_execution_options_updated_event_attributes::WorkflowUpdateOptionsUpdate>>;
+        0x48 time_skipping_config_updated: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// Types nested in [`WorkflowExecutionOptionsUpdatedEventAttributes`].
 pub mod workflow_execution_options_updated_event_attributes {
@@ -6544,82 +1972,16 @@ pub mod workflow_execution_options_updated_event_attributes {
     #[allow(deprecated)]
     impl ::fastrs::Message for WorkflowUpdateOptionsUpdate {
         const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionOptionsUpdatedEventAttributes.WorkflowUpdateOptionsUpdate";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for WorkflowUpdateOptionsUpdate {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                WorkflowUpdateOptionsUpdate,
-                [__fastrs::table::Entry<WorkflowUpdateOptionsUpdate>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(WorkflowUpdateOptionsUpdate, update_id),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkflowUpdateOptionsUpdate, attached_request_id
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
-                            __fastrs::table::Tab<
-                                super::super::super::common::v1::Callback,
-                            >,
-                        >,
-                    >(
-                        0x1a,
-                        0,
-                        ::fastrs::table_field!(
-                            WorkflowUpdateOptionsUpdate, attached_completion_callbacks
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(WorkflowUpdateOptionsUpdate, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            WorkflowUpdateOptionsUpdate, unknown_fields, [0, 1, 2, 3];
+            0x0a update_id: __fastrs::Implicit<__fastrs::Str>;
+            0x12 attached_request_id: __fastrs::Implicit<__fastrs::Str>;
+            0x1a attached_completion_callbacks: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Callback>>;
+        }
     }
 }
 /// Not used anywhere. Use case is replaced by WorkflowExecutionOptionsUpdatedEventAttributes
@@ -6645,115 +2007,18 @@ pub struct WorkflowPropertiesModifiedExternallyEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowPropertiesModifiedExternallyEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowPropertiesModifiedExternallyEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowPropertiesModifiedExternallyEventAttributes,
-            [__fastrs::table::Entry<
-                WorkflowPropertiesModifiedExternallyEventAttributes,
-            >; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        new_task_queue
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        new_workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        new_workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        new_workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                        upserted_memo
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(
-                WorkflowPropertiesModifiedExternallyEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowPropertiesModifiedExternallyEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a new_task_queue: __fastrs::Implicit<__fastrs::Str>;
+        0x12 new_workflow_task_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x1a new_workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x22 new_workflow_execution_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x2a upserted_memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityPropertiesModifiedExternallyEventAttributes {
@@ -6768,79 +2033,15 @@ pub struct ActivityPropertiesModifiedExternallyEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.ActivityPropertiesModifiedExternallyEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityPropertiesModifiedExternallyEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ActivityPropertiesModifiedExternallyEventAttributes,
-            [__fastrs::table::Entry<
-                ActivityPropertiesModifiedExternallyEventAttributes,
-            >; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityPropertiesModifiedExternallyEventAttributes,
-                        scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        ActivityPropertiesModifiedExternallyEventAttributes,
-                        new_retry_policy
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                ActivityPropertiesModifiedExternallyEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ActivityPropertiesModifiedExternallyEventAttributes, unknown_fields, [0, 1, 2];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 new_retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionUpdateAcceptedEventAttributes {
@@ -6861,96 +2062,17 @@ pub struct WorkflowExecutionUpdateAcceptedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateAcceptedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUpdateAcceptedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionUpdateAcceptedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionUpdateAcceptedEventAttributes>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAcceptedEventAttributes,
-                        protocol_instance_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAcceptedEventAttributes,
-                        accepted_request_message_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAcceptedEventAttributes,
-                        accepted_request_sequencing_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::update::v1::Request>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAcceptedEventAttributes, accepted_request
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                WorkflowExecutionUpdateAcceptedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionUpdateAcceptedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a protocol_instance_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 accepted_request_message_id: __fastrs::Implicit<__fastrs::Str>;
+        0x18 accepted_request_sequencing_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 accepted_request: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Request>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionUpdateCompletedEventAttributes {
@@ -6966,87 +2088,16 @@ pub struct WorkflowExecutionUpdateCompletedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateCompletedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUpdateCompletedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionUpdateCompletedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionUpdateCompletedEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::update::v1::Meta>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateCompletedEventAttributes, meta
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::update::v1::Outcome>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateCompletedEventAttributes, outcome
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateCompletedEventAttributes,
-                        accepted_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionUpdateCompletedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionUpdateCompletedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x0a meta: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Meta>>;
+        0x12 outcome: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Outcome>>;
+        0x18 accepted_event_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionUpdateRejectedEventAttributes {
@@ -7069,107 +2120,18 @@ pub struct WorkflowExecutionUpdateRejectedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateRejectedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUpdateRejectedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionUpdateRejectedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionUpdateRejectedEventAttributes>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes,
-                        protocol_instance_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes,
-                        rejected_request_message_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes,
-                        rejected_request_sequencing_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::update::v1::Request>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes, rejected_request
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateRejectedEventAttributes, failure
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(
-                WorkflowExecutionUpdateRejectedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionUpdateRejectedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a protocol_instance_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 rejected_request_message_id: __fastrs::Implicit<__fastrs::Str>;
+        0x18 rejected_request_sequencing_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 rejected_request: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Request>>;
+        0x2a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionUpdateAdmittedEventAttributes {
@@ -7183,79 +2145,15 @@ pub struct WorkflowExecutionUpdateAdmittedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUpdateAdmittedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUpdateAdmittedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionUpdateAdmittedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionUpdateAdmittedEventAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::update::v1::Request>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAdmittedEventAttributes, request
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::UpdateAdmittedEventOrigin,
-                        >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUpdateAdmittedEventAttributes, origin
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                WorkflowExecutionUpdateAdmittedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionUpdateAdmittedEventAttributes, unknown_fields, [0, 1, 2];
+        0x0a request: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Request>>;
+        0x10 origin: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::UpdateAdmittedEventOrigin>>;
+    }
 }
 /// Attributes for an event marking that a workflow execution was paused.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7272,82 +2170,16 @@ pub struct WorkflowExecutionPausedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionPausedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionPausedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionPausedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionPausedEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionPausedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionPausedEventAttributes, reason
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionPausedEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionPausedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionPausedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 reason: __fastrs::Implicit<__fastrs::Str>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Attributes for an event marking that a workflow execution was unpaused.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7364,82 +2196,16 @@ pub struct WorkflowExecutionUnpausedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionUnpausedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUnpausedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionUnpausedEventAttributes,
-            [__fastrs::table::Entry<WorkflowExecutionUnpausedEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUnpausedEventAttributes, identity
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUnpausedEventAttributes, reason
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionUnpausedEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionUnpausedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionUnpausedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 reason: __fastrs::Implicit<__fastrs::Str>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Attributes for an event indicating that time skipping state changed for a workflow execution,
 /// either time was advanced or time skipping was disabled automatically due to the fast_forward completing.
@@ -7460,92 +2226,17 @@ pub struct WorkflowExecutionTimeSkippingTransitionedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.WorkflowExecutionTimeSkippingTransitionedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled
 for WorkflowExecutionTimeSkippingTransitionedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-            [__fastrs::table::Entry<
-                WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-            >; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                        target_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                        disabled_after_fast_forward
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                        wall_clock_time
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                WorkflowExecutionTimeSkippingTransitionedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionTimeSkippingTransitionedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x0a target_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x10 disabled_after_fast_forward: __fastrs::Implicit<__fastrs::Bool>;
+        0x1a wall_clock_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 /// Event marking that an operation was scheduled by a workflow via the ScheduleNexusOperation command.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7604,153 +2295,25 @@ pub struct NexusOperationScheduledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationScheduledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationScheduledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationScheduledEventAttributes,
-            [__fastrs::table::Entry<NexusOperationScheduledEventAttributes>; 11],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, endpoint
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, service
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, operation
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(NexusOperationScheduledEventAttributes, input),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, endpoint_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationScheduledEventAttributes, start_to_close_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(
-                NexusOperationScheduledEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationScheduledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11];
+        0x0a endpoint: __fastrs::Implicit<__fastrs::Str>;
+        0x12 service: __fastrs::Implicit<__fastrs::Str>;
+        0x1a operation: __fastrs::Implicit<__fastrs::Str>;
+        0x22 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+        0x2a schedule_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x32 => hooked;
+        0x38 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x42 request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x4a endpoint_id: __fastrs::Implicit<__fastrs::Str>;
+        0x52 schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x5a start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -7828,89 +2391,17 @@ pub struct NexusOperationStartedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationStartedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationStartedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationStartedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationStartedEventAttributes,
-            [__fastrs::table::Entry<NexusOperationStartedEventAttributes>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationStartedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationStartedEventAttributes, operation_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationStartedEventAttributes, request_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationStartedEventAttributes, operation_token
-                    ),
-                ),
-            ],
-            &[0, 1, 0, 2, 3, 4],
-            ::fastrs::table_field!(NexusOperationStartedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationStartedEventAttributes, unknown_fields, [0, 1, 0, 2, 3, 4];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a operation_id: __fastrs::Implicit<__fastrs::Str>;
+        0x22 request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x2a operation_token: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Nexus operation completed successfully.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7928,84 +2419,16 @@ pub struct NexusOperationCompletedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCompletedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCompletedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationCompletedEventAttributes,
-            [__fastrs::table::Entry<NexusOperationCompletedEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCompletedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCompletedEventAttributes, result
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCompletedEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                NexusOperationCompletedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationCompletedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Nexus operation failed.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -8022,80 +2445,16 @@ pub struct NexusOperationFailedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationFailedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationFailedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationFailedEventAttributes,
-            [__fastrs::table::Entry<NexusOperationFailedEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationFailedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(NexusOperationFailedEventAttributes, failure),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationFailedEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NexusOperationFailedEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationFailedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Nexus operation timed out.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -8112,82 +2471,16 @@ pub struct NexusOperationTimedOutEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationTimedOutEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationTimedOutEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationTimedOutEventAttributes,
-            [__fastrs::table::Entry<NexusOperationTimedOutEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationTimedOutEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationTimedOutEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationTimedOutEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NexusOperationTimedOutEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationTimedOutEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Nexus operation completed as canceled. May or may not have been due to a cancellation request by the workflow.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -8204,82 +2497,16 @@ pub struct NexusOperationCanceledEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCanceledEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCanceledEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationCanceledEventAttributes,
-            [__fastrs::table::Entry<NexusOperationCanceledEventAttributes>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCanceledEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCanceledEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCanceledEventAttributes, request_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NexusOperationCanceledEventAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationCanceledEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NexusOperationCancelRequestedEventAttributes {
@@ -8294,74 +2521,15 @@ pub struct NexusOperationCancelRequestedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCancelRequestedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCancelRequestedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationCancelRequestedEventAttributes,
-            [__fastrs::table::Entry<NexusOperationCancelRequestedEventAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestedEventAttributes, scheduled_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                NexusOperationCancelRequestedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationCancelRequestedEventAttributes, unknown_fields, [0, 1, 2];
+        0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NexusOperationCancelRequestCompletedEventAttributes {
@@ -8378,87 +2546,16 @@ pub struct NexusOperationCancelRequestCompletedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCancelRequestCompletedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCancelRequestCompletedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationCancelRequestCompletedEventAttributes,
-            [__fastrs::table::Entry<
-                NexusOperationCancelRequestCompletedEventAttributes,
-            >; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestCompletedEventAttributes,
-                        requested_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestCompletedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestCompletedEventAttributes,
-                        scheduled_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(
-                NexusOperationCancelRequestCompletedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationCancelRequestCompletedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        0x08 requested_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NexusOperationCancelRequestFailedEventAttributes {
@@ -8477,96 +2574,17 @@ pub struct NexusOperationCancelRequestFailedEventAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
     const FULL_NAME: &'static str = "temporal.api.history.v1.NexusOperationCancelRequestFailedEventAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCancelRequestFailedEventAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationCancelRequestFailedEventAttributes,
-            [__fastrs::table::Entry<NexusOperationCancelRequestFailedEventAttributes>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestFailedEventAttributes,
-                        requested_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestFailedEventAttributes,
-                        workflow_task_completed_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestFailedEventAttributes, failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancelRequestFailedEventAttributes,
-                        scheduled_event_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(
-                NexusOperationCancelRequestFailedEventAttributes, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationCancelRequestFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        0x08 requested_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x20 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 /// History events are the method by which Temporal SDKs advance (or recreate) workflow state.
 /// See the `EventType` enum for more info about what each event is for.
@@ -8612,160 +2630,86 @@ pub struct HistoryEvent {
 #[allow(deprecated)]
 impl ::fastrs::Message for HistoryEvent {
     const FULL_NAME: &'static str = "temporal.api.history.v1.HistoryEvent";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HistoryEvent {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HistoryEvent,
-            [__fastrs::table::Entry<HistoryEvent>; 70],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(HistoryEvent, event_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(HistoryEvent, event_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::EventType>,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(HistoryEvent, event_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(HistoryEvent, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x28, 0, ::fastrs::table_field!(HistoryEvent, task_id)),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::hooked_read(0x3a),
-                __fastrs::table::Entry::hooked_read(0x42),
-                __fastrs::table::Entry::hooked_read(0x4a),
-                __fastrs::table::Entry::hooked_read(0x52),
-                __fastrs::table::Entry::hooked_read(0x5a),
-                __fastrs::table::Entry::hooked_read(0x62),
-                __fastrs::table::Entry::hooked_read(0x6a),
-                __fastrs::table::Entry::hooked_read(0x72),
-                __fastrs::table::Entry::hooked_read(0x7a),
-                __fastrs::table::Entry::hooked_read(0x82),
-                __fastrs::table::Entry::hooked_read(0x8a),
-                __fastrs::table::Entry::hooked_read(0x92),
-                __fastrs::table::Entry::hooked_read(0x9a),
-                __fastrs::table::Entry::hooked_read(0xa2),
-                __fastrs::table::Entry::hooked_read(0xaa),
-                __fastrs::table::Entry::hooked_read(0xb2),
-                __fastrs::table::Entry::hooked_read(0xba),
-                __fastrs::table::Entry::hooked_read(0xc2),
-                __fastrs::table::Entry::hooked_read(0xca),
-                __fastrs::table::Entry::hooked_read(0xd2),
-                __fastrs::table::Entry::hooked_read(0xda),
-                __fastrs::table::Entry::hooked_read(0xe2),
-                __fastrs::table::Entry::hooked_read(0xea),
-                __fastrs::table::Entry::hooked_read(0xf2),
-                __fastrs::table::Entry::hooked_read(0xfa),
-                __fastrs::table::Entry::hooked_read(0x102),
-                __fastrs::table::Entry::hooked_read(0x10a),
-                __fastrs::table::Entry::hooked_read(0x112),
-                __fastrs::table::Entry::hooked_read(0x11a),
-                __fastrs::table::Entry::hooked_read(0x122),
-                __fastrs::table::Entry::hooked_read(0x12a),
-                __fastrs::table::Entry::hooked_read(0x132),
-                __fastrs::table::Entry::hooked_read(0x13a),
-                __fastrs::table::Entry::hooked_read(0x142),
-                __fastrs::table::Entry::hooked_read(0x14a),
-                __fastrs::table::Entry::hooked_read(0x152),
-                __fastrs::table::Entry::hooked_read(0x15a),
-                __fastrs::table::Entry::hooked_read(0x162),
-                __fastrs::table::Entry::hooked_read(0x16a),
-                __fastrs::table::Entry::hooked_read(0x172),
-                __fastrs::table::Entry::hooked_read(0x17a),
-                __fastrs::table::Entry::hooked_read(0x182),
-                __fastrs::table::Entry::hooked_read(0x18a),
-                __fastrs::table::Entry::hooked_read(0x192),
-                __fastrs::table::Entry::hooked_read(0x19a),
-                __fastrs::table::Entry::hooked_read(0x1a2),
-                __fastrs::table::Entry::hooked_read(0x1aa),
-                __fastrs::table::Entry::hooked_read(0x1b2),
-                __fastrs::table::Entry::hooked_read(0x1ba),
-                __fastrs::table::Entry::hooked_read(0x1c2),
-                __fastrs::table::Entry::hooked_read(0x1ca),
-                __fastrs::table::Entry::hooked_read(0x1d2),
-                __fastrs::table::Entry::hooked_read(0x1da),
-                __fastrs::table::Entry::hooked_read(0x1e2),
-                __fastrs::table::Entry::hooked_read(0x1ea),
-                __fastrs::table::Entry::hooked_read(0x1f2),
-                __fastrs::table::Entry::hooked_read(0x1fa),
-                __fastrs::table::Entry::hooked_read(0x202),
-                __fastrs::table::Entry::hooked_read(0x20a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x960, 0, ::fastrs::table_field!(HistoryEvent, worker_may_ignore)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(0x96a, 0, ::fastrs::table_field!(HistoryEvent, user_metadata)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::common::v1::Link>,
-                    >,
-                >(0x972, 0, ::fastrs::table_field!(HistoryEvent, links)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Principal>,
-                    >,
-                >(0x97a, 0, ::fastrs::table_field!(HistoryEvent, principal)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::sdk::v1::EventGroupMarker>,
-                    >,
-                >(0x982, 0, ::fastrs::table_field!(HistoryEvent, event_group_markers)),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38,
-                39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56,
-                57, 58, 59, 60, 61, 62, 63, 64, 65,
-            ],
-            ::fastrs::table_field!(HistoryEvent, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HistoryEvent, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+            17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38,
+            39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
+            61, 62, 63, 64, 65];
+        0x08 event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 event_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x18 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::EventType>>;
+        0x20 version: __fastrs::Implicit<__fastrs::Int64>;
+        0x28 task_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x32 => hooked;
+        0x3a => hooked_read;
+        0x42 => hooked_read;
+        0x4a => hooked_read;
+        0x52 => hooked_read;
+        0x5a => hooked_read;
+        0x62 => hooked_read;
+        0x6a => hooked_read;
+        0x72 => hooked_read;
+        0x7a => hooked_read;
+        0x82 => hooked_read;
+        0x8a => hooked_read;
+        0x92 => hooked_read;
+        0x9a => hooked_read;
+        0xa2 => hooked_read;
+        0xaa => hooked_read;
+        0xb2 => hooked_read;
+        0xba => hooked_read;
+        0xc2 => hooked_read;
+        0xca => hooked_read;
+        0xd2 => hooked_read;
+        0xda => hooked_read;
+        0xe2 => hooked_read;
+        0xea => hooked_read;
+        0xf2 => hooked_read;
+        0xfa => hooked_read;
+        0x102 => hooked_read;
+        0x10a => hooked_read;
+        0x112 => hooked_read;
+        0x11a => hooked_read;
+        0x122 => hooked_read;
+        0x12a => hooked_read;
+        0x132 => hooked_read;
+        0x13a => hooked_read;
+        0x142 => hooked_read;
+        0x14a => hooked_read;
+        0x152 => hooked_read;
+        0x15a => hooked_read;
+        0x162 => hooked_read;
+        0x16a => hooked_read;
+        0x172 => hooked_read;
+        0x17a => hooked_read;
+        0x182 => hooked_read;
+        0x18a => hooked_read;
+        0x192 => hooked_read;
+        0x19a => hooked_read;
+        0x1a2 => hooked_read;
+        0x1aa => hooked_read;
+        0x1b2 => hooked_read;
+        0x1ba => hooked_read;
+        0x1c2 => hooked_read;
+        0x1ca => hooked_read;
+        0x1d2 => hooked_read;
+        0x1da => hooked_read;
+        0x1e2 => hooked_read;
+        0x1ea => hooked_read;
+        0x1f2 => hooked_read;
+        0x1fa => hooked_read;
+        0x202 => hooked_read;
+        0x20a => hooked_read;
+        0x960 worker_may_ignore: __fastrs::Implicit<__fastrs::Bool>;
+        0x96a user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
+        0x972 links: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Link>>;
+        0x97a principal: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Principal>>;
+        0x982 event_group_markers: __fastrs::Repeated<__fastrs::Tab<super::super::sdk::v1::EventGroupMarker>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -11439,54 +5383,12 @@ pub struct History {
 #[allow(deprecated)]
 impl ::fastrs::Message for History {
     const FULL_NAME: &'static str = "temporal.api.history.v1.History";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for History {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            History,
-            [__fastrs::table::Entry<History>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<HistoryEvent>>,
-                >(0x0a, 0, ::fastrs::table_field!(History, events)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(History, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        History, unknown_fields, [0, 1];
+        0x0a events: __fastrs::Repeated<__fastrs::Tab<HistoryEvent>>;
+    }
 }

@@ -28,84 +28,22 @@ pub struct NamespaceInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceInfo {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NamespaceInfo,
-            [__fastrs::table::Entry<NamespaceInfo>; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(NamespaceInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(NamespaceInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(NamespaceInfo, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(NamespaceInfo, owner_email)),
-                __fastrs::table::Entry::hooked(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(NamespaceInfo, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<namespace_info::Capabilities>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(NamespaceInfo, capabilities)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<namespace_info::Limits>,
-                    >,
-                >(0x42, 0, ::fastrs::table_field!(NamespaceInfo, limits)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x320, 0, ::fastrs::table_field!(NamespaceInfo, supports_schedules)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(NamespaceInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NamespaceInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NamespaceState>>;
+        0x1a description: __fastrs::Implicit<__fastrs::Str>;
+        0x22 owner_email: __fastrs::Implicit<__fastrs::Str>;
+        0x2a => hooked;
+        0x32 id: __fastrs::Implicit<__fastrs::Str>;
+        0x3a capabilities: __fastrs::Optional<__fastrs::Tab<namespace_info::Capabilities>>;
+        0x42 limits: __fastrs::Optional<__fastrs::Tab<namespace_info::Limits>>;
+        0x320 supports_schedules: __fastrs::Implicit<__fastrs::Bool>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -205,162 +143,31 @@ pub mod namespace_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for Capabilities {
         const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceInfo.Capabilities";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Capabilities {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Capabilities,
-                [__fastrs::table::Entry<Capabilities>; 17],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(Capabilities, eager_workflow_start),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x10, 0, ::fastrs::table_field!(Capabilities, sync_update)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x18, 0, ::fastrs::table_field!(Capabilities, async_update)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x20, 0, ::fastrs::table_field!(Capabilities, worker_heartbeats)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x28,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, reported_problems_search_attribute
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x30, 0, ::fastrs::table_field!(Capabilities, workflow_pause)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x38,
-                        0,
-                        ::fastrs::table_field!(Capabilities, standalone_activities),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x40,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, worker_poll_complete_on_shutdown
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x48, 0, ::fastrs::table_field!(Capabilities, poller_autoscaling)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(0x50, 0, ::fastrs::table_field!(Capabilities, worker_commands)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x58,
-                        0,
-                        ::fastrs::table_field!(Capabilities, standalone_nexus_operation),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x60,
-                        0,
-                        ::fastrs::table_field!(Capabilities, workflow_update_callbacks),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x68,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, poller_autoscaling_auto_enroll
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x70,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, workflow_task_completion_pagination
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x78,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, standalone_activity_start_delay
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x80,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, standalone_activity_batch_operations
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x88,
-                        0,
-                        ::fastrs::table_field!(
-                            Capabilities, standalone_activity_operator_commands
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-                ::fastrs::table_field!(Capabilities, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Capabilities, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                16, 17];
+            0x08 eager_workflow_start: __fastrs::Implicit<__fastrs::Bool>;
+            0x10 sync_update: __fastrs::Implicit<__fastrs::Bool>;
+            0x18 async_update: __fastrs::Implicit<__fastrs::Bool>;
+            0x20 worker_heartbeats: __fastrs::Implicit<__fastrs::Bool>;
+            0x28 reported_problems_search_attribute: __fastrs::Implicit<__fastrs::Bool>;
+            0x30 workflow_pause: __fastrs::Implicit<__fastrs::Bool>;
+            0x38 standalone_activities: __fastrs::Implicit<__fastrs::Bool>;
+            0x40 worker_poll_complete_on_shutdown: __fastrs::Implicit<__fastrs::Bool>;
+            0x48 poller_autoscaling: __fastrs::Implicit<__fastrs::Bool>;
+            0x50 worker_commands: __fastrs::Implicit<__fastrs::Bool>;
+            0x58 standalone_nexus_operation: __fastrs::Implicit<__fastrs::Bool>;
+            0x60 workflow_update_callbacks: __fastrs::Implicit<__fastrs::Bool>;
+            0x68 poller_autoscaling_auto_enroll: __fastrs::Implicit<__fastrs::Bool>;
+            0x70 workflow_task_completion_pagination: __fastrs::Implicit<__fastrs::Bool>;
+            0x78 standalone_activity_start_delay: __fastrs::Implicit<__fastrs::Bool>;
+            0x80 standalone_activity_batch_operations: __fastrs::Implicit<__fastrs::Bool>;
+            0x88 standalone_activity_operator_commands: __fastrs::Implicit<__fastrs::Bool>;
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Limits {
@@ -376,59 +183,15 @@ pub mod namespace_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for Limits {
         const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceInfo.Limits";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Limits {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Limits,
-                [__fastrs::table::Entry<Limits>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x08, 0, ::fastrs::table_field!(Limits, blob_size_limit_error)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x10, 0, ::fastrs::table_field!(Limits, memo_size_limit_error)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Limits, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Limits, unknown_fields, [0, 1, 2];
+            0x08 blob_size_limit_error: __fastrs::Implicit<__fastrs::Int64>;
+            0x10 memo_size_limit_error: __fastrs::Implicit<__fastrs::Int64>;
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -458,100 +221,20 @@ pub struct NamespaceConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceConfig {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NamespaceConfig,
-            [__fastrs::table::Entry<NamespaceConfig>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NamespaceConfig, workflow_execution_retention_ttl
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<BadBinaries>>,
-                >(0x12, 0, ::fastrs::table_field!(NamespaceConfig, bad_binaries)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ArchivalState>,
-                    >,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(NamespaceConfig, history_archival_state),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(NamespaceConfig, history_archival_uri),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ArchivalState>,
-                    >,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(NamespaceConfig, visibility_archival_state),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(NamespaceConfig, visibility_archival_uri),
-                ),
-                __fastrs::table::Entry::hooked(0x3a),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(NamespaceConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NamespaceConfig, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a workflow_execution_retention_ttl: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x12 bad_binaries: __fastrs::Optional<__fastrs::Tab<BadBinaries>>;
+        0x18 history_archival_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ArchivalState>>;
+        0x22 history_archival_uri: __fastrs::Implicit<__fastrs::Str>;
+        0x28 visibility_archival_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ArchivalState>>;
+        0x32 visibility_archival_uri: __fastrs::Implicit<__fastrs::Str>;
+        0x3a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -616,52 +299,14 @@ pub struct BadBinaries {
 #[allow(deprecated)]
 impl ::fastrs::Message for BadBinaries {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.BadBinaries";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BadBinaries {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BadBinaries,
-            [__fastrs::table::Entry<BadBinaries>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(BadBinaries, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BadBinaries, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -725,64 +370,16 @@ pub struct BadBinaryInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for BadBinaryInfo {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.BadBinaryInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BadBinaryInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BadBinaryInfo,
-            [__fastrs::table::Entry<BadBinaryInfo>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BadBinaryInfo, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(BadBinaryInfo, operator)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(BadBinaryInfo, create_time)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(BadBinaryInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BadBinaryInfo, unknown_fields, [0, 1, 2, 3];
+        0x0a reason: __fastrs::Implicit<__fastrs::Str>;
+        0x12 operator: __fastrs::Implicit<__fastrs::Str>;
+        0x1a create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateNamespaceInfo {
@@ -807,65 +404,17 @@ pub struct UpdateNamespaceInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateNamespaceInfo {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.UpdateNamespaceInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateNamespaceInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            UpdateNamespaceInfo,
-            [__fastrs::table::Entry<UpdateNamespaceInfo>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNamespaceInfo, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(UpdateNamespaceInfo, owner_email)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::NamespaceState>,
-                    >,
-                >(0x20, 0, ::fastrs::table_field!(UpdateNamespaceInfo, state)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(UpdateNamespaceInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        UpdateNamespaceInfo, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a description: __fastrs::Implicit<__fastrs::Str>;
+        0x12 owner_email: __fastrs::Implicit<__fastrs::Str>;
+        0x1a => hooked;
+        0x20 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NamespaceState>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -927,54 +476,12 @@ pub struct NamespaceFilter {
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceFilter {
     const FULL_NAME: &'static str = "temporal.api.namespace.v1.NamespaceFilter";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceFilter {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NamespaceFilter,
-            [__fastrs::table::Entry<NamespaceFilter>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(NamespaceFilter, include_deleted)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(NamespaceFilter, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NamespaceFilter, unknown_fields, [0, 1];
+        0x08 include_deleted: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }

@@ -58,31 +58,14 @@ impl ::fastrs::Message for Failure {
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Failure {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Failure,
-            [__fastrs::table::Entry<Failure>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Failure, message)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x1a, 0, ::fastrs::table_field!(Failure, details)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(Failure, stack_trace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::TabBox<Failure>>,
-                >(0x2a, 0, ::fastrs::table_field!(Failure, cause)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Failure, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Failure, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a message: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+        0x1a details: __fastrs::Implicit<__fastrs::Bytes>;
+        0x22 stack_trace: __fastrs::Implicit<__fastrs::Str>;
+        0x2a cause: __fastrs::Optional<__fastrs::TabBox<Failure>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -193,66 +176,16 @@ pub struct HandlerError {
 #[allow(deprecated)]
 impl ::fastrs::Message for HandlerError {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.HandlerError";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandlerError {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            HandlerError,
-            [__fastrs::table::Entry<HandlerError>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(HandlerError, error_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Failure>>,
-                >(0x12, 0, ::fastrs::table_field!(HandlerError, failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::NexusHandlerErrorRetryBehavior,
-                        >,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(HandlerError, retry_behavior)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(HandlerError, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        HandlerError, unknown_fields, [0, 1, 2, 3];
+        0x0a error_type: __fastrs::Implicit<__fastrs::Str>;
+        0x12 failure: __fastrs::Optional<__fastrs::Tab<Failure>>;
+        0x18 retry_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusHandlerErrorRetryBehavior>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UnsuccessfulOperationError {
@@ -265,63 +198,15 @@ pub struct UnsuccessfulOperationError {
 #[allow(deprecated)]
 impl ::fastrs::Message for UnsuccessfulOperationError {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.UnsuccessfulOperationError";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UnsuccessfulOperationError {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            UnsuccessfulOperationError,
-            [__fastrs::table::Entry<UnsuccessfulOperationError>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(UnsuccessfulOperationError, operation_state),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Failure>>,
-                >(0x12, 0, ::fastrs::table_field!(UnsuccessfulOperationError, failure)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UnsuccessfulOperationError, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        UnsuccessfulOperationError, unknown_fields, [0, 1, 2];
+        0x0a operation_state: __fastrs::Implicit<__fastrs::Str>;
+        0x12 failure: __fastrs::Optional<__fastrs::Tab<Failure>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Link {
@@ -334,56 +219,15 @@ pub struct Link {
 #[allow(deprecated)]
 impl ::fastrs::Message for Link {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.Link";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Link {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Link, [__fastrs::table::Entry<Link>; 2]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Link, url)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Link, r#type)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Link, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Link, unknown_fields, [0, 1, 2];
+        0x0a url: __fastrs::Implicit<__fastrs::Str>;
+        0x12 r#type: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// A request to start an operation.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -411,74 +255,20 @@ pub struct StartOperationRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for StartOperationRequest {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.StartOperationRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartOperationRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StartOperationRequest,
-            [__fastrs::table::Entry<StartOperationRequest>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StartOperationRequest, service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StartOperationRequest, operation)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(StartOperationRequest, request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(StartOperationRequest, callback)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(StartOperationRequest, payload)),
-                __fastrs::table::Entry::hooked(0x32),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Link>>,
-                >(0x3a, 0, ::fastrs::table_field!(StartOperationRequest, links)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(StartOperationRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StartOperationRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a service: __fastrs::Implicit<__fastrs::Str>;
+        0x12 operation: __fastrs::Implicit<__fastrs::Str>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x22 callback: __fastrs::Implicit<__fastrs::Str>;
+        0x2a payload: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+        0x32 => hooked;
+        0x3a links: __fastrs::Repeated<__fastrs::Tab<Link>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -551,69 +341,17 @@ pub struct CancelOperationRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelOperationRequest {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.CancelOperationRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelOperationRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CancelOperationRequest,
-            [__fastrs::table::Entry<CancelOperationRequest>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CancelOperationRequest, service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CancelOperationRequest, operation)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(CancelOperationRequest, operation_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(CancelOperationRequest, operation_token),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(CancelOperationRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CancelOperationRequest, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a service: __fastrs::Implicit<__fastrs::Str>;
+        0x12 operation: __fastrs::Implicit<__fastrs::Str>;
+        0x1a operation_id: __fastrs::Implicit<__fastrs::Str>;
+        0x22 operation_token: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// A Nexus request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -639,69 +377,19 @@ pub struct Request {
 #[allow(deprecated)]
 impl ::fastrs::Message for Request {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.Request";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Request {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Request,
-            [__fastrs::table::Entry<Request>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(Request, scheduled_time)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked_read(0x22),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(Request, endpoint)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<request::Capabilities>,
-                    >,
-                >(0x322, 0, ::fastrs::table_field!(Request, capabilities)),
-            ],
-            &[0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5],
-            ::fastrs::table_field!(Request, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Request, unknown_fields, [0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5];
+        0x0a => hooked;
+        0x12 scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x1a => hooked;
+        0x22 => hooked_read;
+        0x52 endpoint: __fastrs::Implicit<__fastrs::Str>;
+        0x322 capabilities: __fastrs::Optional<__fastrs::Tab<request::Capabilities>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -851,60 +539,14 @@ pub mod request {
     #[allow(deprecated)]
     impl ::fastrs::Message for Capabilities {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.Request.Capabilities";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Capabilities {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Capabilities,
-                [__fastrs::table::Entry<Capabilities>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Bool>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(Capabilities, temporal_failure_responses),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(Capabilities, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Capabilities, unknown_fields, [0, 1];
+            0x08 temporal_failure_responses: __fastrs::Implicit<__fastrs::Bool>;
+        }
     }
 }
 /// Response variant for StartOperationRequest.
@@ -917,57 +559,17 @@ pub struct StartOperationResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for StartOperationResponse {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.StartOperationResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartOperationResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StartOperationResponse,
-            [__fastrs::table::Entry<StartOperationResponse>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-                __fastrs::table::Entry::hooked_read(0x22),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(StartOperationResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StartOperationResponse, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a => hooked;
+        0x12 => hooked_read;
+        0x1a => hooked_read;
+        0x22 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1151,63 +753,15 @@ pub mod start_operation_response {
     #[allow(deprecated)]
     impl ::fastrs::Message for Sync {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.StartOperationResponse.Sync";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Sync {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Sync,
-                [__fastrs::table::Entry<Sync>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<
-                                super::super::super::common::v1::Payload,
-                            >,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(Sync, payload)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::table::Tab<super::Link>>,
-                    >(0x12, 0, ::fastrs::table_field!(Sync, links)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Sync, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Sync, unknown_fields, [0, 1, 2];
+            0x0a payload: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Payload>>;
+            0x12 links: __fastrs::Repeated<__fastrs::Tab<super::Link>>;
+        }
     }
     /// The operation will complete asynchronously.
     /// The returned ID can be used to reference this operation.
@@ -1224,62 +778,16 @@ pub mod start_operation_response {
     #[allow(deprecated)]
     impl ::fastrs::Message for Async {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.StartOperationResponse.Async";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Async {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Async,
-                [__fastrs::table::Entry<Async>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Async, operation_id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<__fastrs::table::Tab<super::Link>>,
-                    >(0x12, 0, ::fastrs::table_field!(Async, links)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x1a, 0, ::fastrs::table_field!(Async, operation_token)),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(Async, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Async, unknown_fields, [0, 1, 2, 3];
+            0x0a operation_id: __fastrs::Implicit<__fastrs::Str>;
+            0x12 links: __fastrs::Repeated<__fastrs::Tab<super::Link>>;
+            0x1a operation_token: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
 }
 /// Response variant for CancelOperationRequest.
@@ -1291,52 +799,13 @@ pub struct CancelOperationResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelOperationResponse {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.CancelOperationResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelOperationResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CancelOperationResponse,
-            [__fastrs::table::Entry<CancelOperationResponse>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(CancelOperationResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CancelOperationResponse, unknown_fields, [];
+    }
 }
 /// A response indicating that the handler has successfully processed a request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1349,55 +818,15 @@ pub struct Response {
 #[allow(deprecated)]
 impl ::fastrs::Message for Response {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.Response";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Response {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Response,
-            [__fastrs::table::Entry<Response>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Response, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Response, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1526,75 +955,19 @@ pub struct Endpoint {
 #[allow(deprecated)]
 impl ::fastrs::Message for Endpoint {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.Endpoint";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Endpoint {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Endpoint,
-            [__fastrs::table::Entry<Endpoint>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(Endpoint, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Endpoint, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<EndpointSpec>>,
-                >(0x1a, 0, ::fastrs::table_field!(Endpoint, spec)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(Endpoint, created_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(Endpoint, last_modified_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(Endpoint, url_prefix)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6],
-            ::fastrs::table_field!(Endpoint, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Endpoint, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        0x08 version: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a spec: __fastrs::Optional<__fastrs::Tab<EndpointSpec>>;
+        0x22 created_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x2a last_modified_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x32 url_prefix: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Contains mutable fields for an Endpoint.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1614,64 +987,16 @@ pub struct EndpointSpec {
 #[allow(deprecated)]
 impl ::fastrs::Message for EndpointSpec {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.EndpointSpec";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EndpointSpec {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            EndpointSpec,
-            [__fastrs::table::Entry<EndpointSpec>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(EndpointSpec, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(EndpointSpec, description)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<EndpointTarget>>,
-                >(0x1a, 0, ::fastrs::table_field!(EndpointSpec, target)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(EndpointSpec, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        EndpointSpec, unknown_fields, [0, 1, 2, 3];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 description: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+        0x1a target: __fastrs::Optional<__fastrs::Tab<EndpointTarget>>;
+    }
 }
 /// Target to route requests to.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1683,55 +1008,15 @@ pub struct EndpointTarget {
 #[allow(deprecated)]
 impl ::fastrs::Message for EndpointTarget {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.EndpointTarget";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EndpointTarget {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            EndpointTarget,
-            [__fastrs::table::Entry<EndpointTarget>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(EndpointTarget, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        EndpointTarget, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1844,59 +1129,15 @@ pub mod endpoint_target {
     #[allow(deprecated)]
     impl ::fastrs::Message for Worker {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.EndpointTarget.Worker";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Worker {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Worker,
-                [__fastrs::table::Entry<Worker>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Worker, namespace)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x12, 0, ::fastrs::table_field!(Worker, task_queue)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Worker, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Worker, unknown_fields, [0, 1, 2];
+            0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+            0x12 task_queue: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
     /// Target an external server by URL.
     /// At a later point, this will support providing credentials, in the meantime, an http.RoundTripper can be injected
@@ -1911,56 +1152,14 @@ pub mod endpoint_target {
     #[allow(deprecated)]
     impl ::fastrs::Message for External {
         const FULL_NAME: &'static str = "temporal.api.nexus.v1.EndpointTarget.External";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for External {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                External,
-                [__fastrs::table::Entry<External>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(External, url)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(External, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            External, unknown_fields, [0, 1];
+            0x0a url: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
 }
 /// NexusOperationExecutionCancellationInfo contains the state of a Nexus operation cancellation.
@@ -1994,141 +1193,21 @@ pub struct NexusOperationExecutionCancellationInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.NexusOperationExecutionCancellationInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationExecutionCancellationInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationExecutionCancellationInfo,
-            [__fastrs::table::Entry<NexusOperationExecutionCancellationInfo>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionCancellationInfo, requested_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::NexusOperationCancellationState,
-                        >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionCancellationInfo, state
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionCancellationInfo, attempt
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionCancellationInfo,
-                        last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionCancellationInfo, last_attempt_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionCancellationInfo,
-                        next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionCancellationInfo, blocked_reason
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionCancellationInfo, reason
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(
-                NexusOperationExecutionCancellationInfo, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationExecutionCancellationInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a requested_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusOperationCancellationState>>;
+        0x18 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x22 last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x2a last_attempt_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x32 next_attempt_schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x3a blocked_reason: __fastrs::Implicit<__fastrs::Str>;
+        0x42 reason: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Full current state of a standalone Nexus operation, as of the time of the request.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2224,285 +1303,43 @@ pub struct NexusOperationExecutionInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.NexusOperationExecutionInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationExecutionInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationExecutionInfo,
-            [__fastrs::table::Entry<NexusOperationExecutionInfo>; 29],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, operation_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(NexusOperationExecutionInfo, run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(NexusOperationExecutionInfo, service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, operation),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::NexusOperationExecutionStatus,
-                        >,
-                    >,
-                >(0x30, 0, ::fastrs::table_field!(NexusOperationExecutionInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::PendingNexusOperationState,
-                        >,
-                    >,
-                >(0x38, 0, ::fastrs::table_field!(NexusOperationExecutionInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, start_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x58, 0, ::fastrs::table_field!(NexusOperationExecutionInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, schedule_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, expiration_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, close_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, last_attempt_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, execution_duration
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<NexusOperationExecutionCancellationInfo>,
-                    >,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, cancellation_info
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, blocked_reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, request_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, operation_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xb8,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, state_transition_count
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionInfo, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0xca),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(
-                    0xd2,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, user_metadata),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::common::v1::Link>,
-                    >,
-                >(0xda, 0, ::fastrs::table_field!(NexusOperationExecutionInfo, links)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xe2,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, identity),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xe8,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionInfo, state_size_bytes),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26, 27, 28, 29,
-            ],
-            ::fastrs::table_field!(NexusOperationExecutionInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
+        0x0a operation_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a endpoint: __fastrs::Implicit<__fastrs::Str>;
+        0x22 service: __fastrs::Implicit<__fastrs::Str>;
+        0x2a operation: __fastrs::Implicit<__fastrs::Str>;
+        0x30 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusOperationExecutionStatus>>;
+        0x38 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::PendingNexusOperationState>>;
+        0x42 schedule_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x4a schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x52 start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x58 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x62 schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x6a expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x72 close_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x7a last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x82 last_attempt_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x8a next_attempt_schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x92 execution_duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x9a cancellation_info: __fastrs::Optional<__fastrs::Tab<NexusOperationExecutionCancellationInfo>>;
+        0xa2 blocked_reason: __fastrs::Implicit<__fastrs::Str>;
+        0xaa request_id: __fastrs::Implicit<__fastrs::Str>;
+        0xb2 operation_token: __fastrs::Implicit<__fastrs::Str>;
+        0xb8 state_transition_count: __fastrs::Implicit<__fastrs::Int64>;
+        0xc2 search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0xca => hooked;
+        0xd2 user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
+        0xda links: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Link>>;
+        0xe2 identity: __fastrs::Implicit<__fastrs::Str>;
+        0xe8 state_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2595,157 +1432,23 @@ pub struct NexusOperationExecutionListInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationExecutionListInfo {
     const FULL_NAME: &'static str = "temporal.api.nexus.v1.NexusOperationExecutionListInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationExecutionListInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationExecutionListInfo,
-            [__fastrs::table::Entry<NexusOperationExecutionListInfo>; 12],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionListInfo, operation_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionListInfo, run_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionListInfo, endpoint),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionListInfo, service),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionListInfo, operation),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionListInfo, schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionListInfo, close_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::NexusOperationExecutionStatus,
-                        >,
-                    >,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(NexusOperationExecutionListInfo, status),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionListInfo, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x50,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionListInfo, state_transition_count
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionListInfo, execution_duration
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x60,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationExecutionListInfo, state_size_bytes
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            ::fastrs::table_field!(NexusOperationExecutionListInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationExecutionListInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        0x0a operation_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a endpoint: __fastrs::Implicit<__fastrs::Str>;
+        0x22 service: __fastrs::Implicit<__fastrs::Str>;
+        0x2a operation: __fastrs::Implicit<__fastrs::Str>;
+        0x32 schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x3a close_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x40 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusOperationExecutionStatus>>;
+        0x4a search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0x50 state_transition_count: __fastrs::Implicit<__fastrs::Int64>;
+        0x5a execution_duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x60 state_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }

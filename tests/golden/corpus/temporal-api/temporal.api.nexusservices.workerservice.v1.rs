@@ -15,60 +15,14 @@ pub struct ExecuteCommandsRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for ExecuteCommandsRequest {
     const FULL_NAME: &'static str = "temporal.api.nexusservices.workerservice.v1.ExecuteCommandsRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteCommandsRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ExecuteCommandsRequest,
-            [__fastrs::table::Entry<ExecuteCommandsRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<
-                            super::super::super::worker::v1::WorkerCommand,
-                        >,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsRequest, commands)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ExecuteCommandsRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ExecuteCommandsRequest, unknown_fields, [0, 1];
+        0x0a commands: __fastrs::Repeated<__fastrs::Tab<super::super::super::worker::v1::WorkerCommand>>;
+    }
 }
 /// Response payload for the "ExecuteCommands" Nexus operation.
 /// The results list must be 1:1 with the commands list in the request (same size and order).
@@ -83,58 +37,12 @@ pub struct ExecuteCommandsResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ExecuteCommandsResponse {
     const FULL_NAME: &'static str = "temporal.api.nexusservices.workerservice.v1.ExecuteCommandsResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteCommandsResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ExecuteCommandsResponse,
-            [__fastrs::table::Entry<ExecuteCommandsResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<
-                            super::super::super::worker::v1::WorkerCommandResult,
-                        >,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ExecuteCommandsResponse, results)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ExecuteCommandsResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ExecuteCommandsResponse, unknown_fields, [0, 1];
+        0x0a results: __fastrs::Repeated<__fastrs::Tab<super::super::super::worker::v1::WorkerCommandResult>>;
+    }
 }

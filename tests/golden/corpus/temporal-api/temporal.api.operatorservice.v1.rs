@@ -17,57 +17,15 @@ pub struct AddSearchAttributesRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for AddSearchAttributesRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.AddSearchAttributesRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for AddSearchAttributesRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            AddSearchAttributesRequest,
-            [__fastrs::table::Entry<AddSearchAttributesRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(AddSearchAttributesRequest, namespace)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(AddSearchAttributesRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        AddSearchAttributesRequest, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -130,52 +88,13 @@ pub struct AddSearchAttributesResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for AddSearchAttributesResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.AddSearchAttributesResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for AddSearchAttributesResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            AddSearchAttributesResponse,
-            [__fastrs::table::Entry<AddSearchAttributesResponse>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(AddSearchAttributesResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        AddSearchAttributesResponse, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveSearchAttributesRequest {
@@ -188,69 +107,15 @@ pub struct RemoveSearchAttributesRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for RemoveSearchAttributesRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.RemoveSearchAttributesRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RemoveSearchAttributesRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RemoveSearchAttributesRequest,
-            [__fastrs::table::Entry<RemoveSearchAttributesRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        RemoveSearchAttributesRequest, search_attributes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(RemoveSearchAttributesRequest, namespace),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RemoveSearchAttributesRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RemoveSearchAttributesRequest, unknown_fields, [0, 1, 2];
+        0x0a search_attributes: __fastrs::Repeated<__fastrs::Str>;
+        0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveSearchAttributesResponse {
@@ -260,52 +125,13 @@ pub struct RemoveSearchAttributesResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for RemoveSearchAttributesResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.RemoveSearchAttributesResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RemoveSearchAttributesResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RemoveSearchAttributesResponse,
-            [__fastrs::table::Entry<RemoveSearchAttributesResponse>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(RemoveSearchAttributesResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RemoveSearchAttributesResponse, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListSearchAttributesRequest {
@@ -316,60 +142,14 @@ pub struct ListSearchAttributesRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for ListSearchAttributesRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListSearchAttributesRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListSearchAttributesRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ListSearchAttributesRequest,
-            [__fastrs::table::Entry<ListSearchAttributesRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListSearchAttributesRequest, namespace),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ListSearchAttributesRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ListSearchAttributesRequest, unknown_fields, [0, 1];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListSearchAttributesResponse {
@@ -394,56 +174,16 @@ pub struct ListSearchAttributesResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ListSearchAttributesResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListSearchAttributesResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListSearchAttributesResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ListSearchAttributesResponse,
-            [__fastrs::table::Entry<ListSearchAttributesResponse>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ListSearchAttributesResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ListSearchAttributesResponse, unknown_fields, [0, 1, 2, 3];
+        0x0a => hooked;
+        0x12 => hooked;
+        0x1a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -584,70 +324,16 @@ pub struct DeleteNamespaceRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for DeleteNamespaceRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.DeleteNamespaceRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteNamespaceRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DeleteNamespaceRequest,
-            [__fastrs::table::Entry<DeleteNamespaceRequest>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeleteNamespaceRequest, namespace)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(DeleteNamespaceRequest, namespace_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        DeleteNamespaceRequest, namespace_delete_delay
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(DeleteNamespaceRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DeleteNamespaceRequest, unknown_fields, [0, 1, 2, 3];
+        0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
+        0x12 namespace_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a namespace_delete_delay: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DeleteNamespaceResponse {
@@ -659,60 +345,14 @@ pub struct DeleteNamespaceResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for DeleteNamespaceResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.DeleteNamespaceResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteNamespaceResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DeleteNamespaceResponse,
-            [__fastrs::table::Entry<DeleteNamespaceResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(DeleteNamespaceResponse, deleted_namespace),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(DeleteNamespaceResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DeleteNamespaceResponse, unknown_fields, [0, 1];
+        0x0a deleted_namespace: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddOrUpdateRemoteClusterRequest {
@@ -731,89 +371,17 @@ pub struct AddOrUpdateRemoteClusterRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for AddOrUpdateRemoteClusterRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.AddOrUpdateRemoteClusterRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for AddOrUpdateRemoteClusterRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            AddOrUpdateRemoteClusterRequest,
-            [__fastrs::table::Entry<AddOrUpdateRemoteClusterRequest>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        AddOrUpdateRemoteClusterRequest, frontend_address
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        AddOrUpdateRemoteClusterRequest, enable_remote_cluster_connection
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        AddOrUpdateRemoteClusterRequest, frontend_http_address
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(
-                        AddOrUpdateRemoteClusterRequest, enable_replication
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(AddOrUpdateRemoteClusterRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        AddOrUpdateRemoteClusterRequest, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a frontend_address: __fastrs::Implicit<__fastrs::Str>;
+        0x10 enable_remote_cluster_connection: __fastrs::Implicit<__fastrs::Bool>;
+        0x1a frontend_http_address: __fastrs::Implicit<__fastrs::Str>;
+        0x20 enable_replication: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AddOrUpdateRemoteClusterResponse {
@@ -823,52 +391,13 @@ pub struct AddOrUpdateRemoteClusterResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for AddOrUpdateRemoteClusterResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.AddOrUpdateRemoteClusterResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for AddOrUpdateRemoteClusterResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            AddOrUpdateRemoteClusterResponse,
-            [__fastrs::table::Entry<AddOrUpdateRemoteClusterResponse>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(AddOrUpdateRemoteClusterResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        AddOrUpdateRemoteClusterResponse, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveRemoteClusterRequest {
@@ -880,60 +409,14 @@ pub struct RemoveRemoteClusterRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for RemoveRemoteClusterRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.RemoveRemoteClusterRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RemoveRemoteClusterRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RemoveRemoteClusterRequest,
-            [__fastrs::table::Entry<RemoveRemoteClusterRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(RemoveRemoteClusterRequest, cluster_name),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RemoveRemoteClusterRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RemoveRemoteClusterRequest, unknown_fields, [0, 1];
+        0x0a cluster_name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RemoveRemoteClusterResponse {
@@ -943,52 +426,13 @@ pub struct RemoveRemoteClusterResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for RemoveRemoteClusterResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.RemoveRemoteClusterResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RemoveRemoteClusterResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RemoveRemoteClusterResponse,
-            [__fastrs::table::Entry<RemoveRemoteClusterResponse>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(RemoveRemoteClusterResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RemoveRemoteClusterResponse, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListClustersRequest {
@@ -1000,59 +444,15 @@ pub struct ListClustersRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for ListClustersRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListClustersRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListClustersRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ListClustersRequest,
-            [__fastrs::table::Entry<ListClustersRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ListClustersRequest, page_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x12, 0, ::fastrs::table_field!(ListClustersRequest, next_page_token)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListClustersRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ListClustersRequest, unknown_fields, [0, 1, 2];
+        0x08 page_size: __fastrs::Implicit<__fastrs::Int32>;
+        0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListClustersResponse {
@@ -1065,59 +465,15 @@ pub struct ListClustersResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ListClustersResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListClustersResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListClustersResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ListClustersResponse,
-            [__fastrs::table::Entry<ListClustersResponse>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ClusterMetadata>>,
-                >(0x0a, 0, ::fastrs::table_field!(ListClustersResponse, clusters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x22, 0, ::fastrs::table_field!(ListClustersResponse, next_page_token)),
-            ],
-            &[0, 1, 0, 0, 2],
-            ::fastrs::table_field!(ListClustersResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ListClustersResponse, unknown_fields, [0, 1, 0, 0, 2];
+        0x0a clusters: __fastrs::Repeated<__fastrs::Tab<ClusterMetadata>>;
+        0x22 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ClusterMetadata {
@@ -1143,89 +499,21 @@ pub struct ClusterMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClusterMetadata {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ClusterMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClusterMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClusterMetadata,
-            [__fastrs::table::Entry<ClusterMetadata>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ClusterMetadata, cluster_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ClusterMetadata, cluster_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ClusterMetadata, address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(ClusterMetadata, initial_failover_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(ClusterMetadata, history_shard_count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(ClusterMetadata, is_connection_enabled),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(ClusterMetadata, http_address)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(ClusterMetadata, is_replication_enabled),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(ClusterMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClusterMetadata, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a cluster_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 cluster_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a address: __fastrs::Implicit<__fastrs::Str>;
+        0x20 initial_failover_version: __fastrs::Implicit<__fastrs::Int64>;
+        0x28 history_shard_count: __fastrs::Implicit<__fastrs::Int32>;
+        0x30 is_connection_enabled: __fastrs::Implicit<__fastrs::Bool>;
+        0x3a http_address: __fastrs::Implicit<__fastrs::Str>;
+        0x40 is_replication_enabled: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetNexusEndpointRequest {
@@ -1237,56 +525,14 @@ pub struct GetNexusEndpointRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetNexusEndpointRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.GetNexusEndpointRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetNexusEndpointRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetNexusEndpointRequest,
-            [__fastrs::table::Entry<GetNexusEndpointRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(GetNexusEndpointRequest, id)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetNexusEndpointRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetNexusEndpointRequest, unknown_fields, [0, 1];
+        0x0a id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GetNexusEndpointResponse {
@@ -1297,58 +543,14 @@ pub struct GetNexusEndpointResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for GetNexusEndpointResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.GetNexusEndpointResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetNexusEndpointResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            GetNexusEndpointResponse,
-            [__fastrs::table::Entry<GetNexusEndpointResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(GetNexusEndpointResponse, endpoint)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(GetNexusEndpointResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        GetNexusEndpointResponse, unknown_fields, [0, 1];
+        0x0a endpoint: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::Endpoint>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CreateNexusEndpointRequest {
@@ -1360,58 +562,14 @@ pub struct CreateNexusEndpointRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for CreateNexusEndpointRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.CreateNexusEndpointRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateNexusEndpointRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CreateNexusEndpointRequest,
-            [__fastrs::table::Entry<CreateNexusEndpointRequest>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::nexus::v1::EndpointSpec>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CreateNexusEndpointRequest, spec)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CreateNexusEndpointRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CreateNexusEndpointRequest, unknown_fields, [0, 1];
+        0x0a spec: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::EndpointSpec>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct CreateNexusEndpointResponse {
@@ -1423,58 +581,14 @@ pub struct CreateNexusEndpointResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for CreateNexusEndpointResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.CreateNexusEndpointResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateNexusEndpointResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CreateNexusEndpointResponse,
-            [__fastrs::table::Entry<CreateNexusEndpointResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CreateNexusEndpointResponse, endpoint)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CreateNexusEndpointResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CreateNexusEndpointResponse, unknown_fields, [0, 1];
+        0x0a endpoint: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::Endpoint>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateNexusEndpointRequest {
@@ -1489,64 +603,16 @@ pub struct UpdateNexusEndpointRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateNexusEndpointRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.UpdateNexusEndpointRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateNexusEndpointRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            UpdateNexusEndpointRequest,
-            [__fastrs::table::Entry<UpdateNexusEndpointRequest>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::nexus::v1::EndpointSpec>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(UpdateNexusEndpointRequest, spec)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(UpdateNexusEndpointRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        UpdateNexusEndpointRequest, unknown_fields, [0, 1, 2, 3];
+        0x0a id: __fastrs::Implicit<__fastrs::Str>;
+        0x10 version: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a spec: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::EndpointSpec>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct UpdateNexusEndpointResponse {
@@ -1558,58 +624,14 @@ pub struct UpdateNexusEndpointResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateNexusEndpointResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.UpdateNexusEndpointResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateNexusEndpointResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            UpdateNexusEndpointResponse,
-            [__fastrs::table::Entry<UpdateNexusEndpointResponse>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateNexusEndpointResponse, endpoint)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(UpdateNexusEndpointResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        UpdateNexusEndpointResponse, unknown_fields, [0, 1];
+        0x0a endpoint: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::Endpoint>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DeleteNexusEndpointRequest {
@@ -1623,59 +645,15 @@ pub struct DeleteNexusEndpointRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for DeleteNexusEndpointRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.DeleteNexusEndpointRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteNexusEndpointRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DeleteNexusEndpointRequest,
-            [__fastrs::table::Entry<DeleteNexusEndpointRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeleteNexusEndpointRequest, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(DeleteNexusEndpointRequest, version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeleteNexusEndpointRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DeleteNexusEndpointRequest, unknown_fields, [0, 1, 2];
+        0x0a id: __fastrs::Implicit<__fastrs::Str>;
+        0x10 version: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DeleteNexusEndpointResponse {
@@ -1685,52 +663,13 @@ pub struct DeleteNexusEndpointResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for DeleteNexusEndpointResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.DeleteNexusEndpointResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteNexusEndpointResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DeleteNexusEndpointResponse,
-            [__fastrs::table::Entry<DeleteNexusEndpointResponse>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(DeleteNexusEndpointResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DeleteNexusEndpointResponse, unknown_fields, [];
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListNexusEndpointsRequest {
@@ -1749,66 +688,16 @@ pub struct ListNexusEndpointsRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for ListNexusEndpointsRequest {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListNexusEndpointsRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNexusEndpointsRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ListNexusEndpointsRequest,
-            [__fastrs::table::Entry<ListNexusEndpointsRequest>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(ListNexusEndpointsRequest, page_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(ListNexusEndpointsRequest, next_page_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ListNexusEndpointsRequest, name)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ListNexusEndpointsRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ListNexusEndpointsRequest, unknown_fields, [0, 1, 2, 3];
+        0x08 page_size: __fastrs::Implicit<__fastrs::Int32>;
+        0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
+        0x1a name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ListNexusEndpointsResponse {
@@ -1821,63 +710,13 @@ pub struct ListNexusEndpointsResponse {
 #[allow(deprecated)]
 impl ::fastrs::Message for ListNexusEndpointsResponse {
     const FULL_NAME: &'static str = "temporal.api.operatorservice.v1.ListNexusEndpointsResponse";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNexusEndpointsResponse {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ListNexusEndpointsResponse,
-            [__fastrs::table::Entry<ListNexusEndpointsResponse>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ListNexusEndpointsResponse, next_page_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::nexus::v1::Endpoint>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ListNexusEndpointsResponse, endpoints)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ListNexusEndpointsResponse, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ListNexusEndpointsResponse, unknown_fields, [0, 1, 2];
+        0x0a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
+        0x12 endpoints: __fastrs::Repeated<__fastrs::Tab<super::super::nexus::v1::Endpoint>>;
+    }
 }

@@ -26,64 +26,18 @@ pub struct Message {
 #[allow(deprecated)]
 impl ::fastrs::Message for Message {
     const FULL_NAME: &'static str = "temporal.api.protocol.v1.Message";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Message {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Message,
-            [__fastrs::table::Entry<Message>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Message, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Message, protocol_instance_id)),
-                __fastrs::table::Entry::hooked(0x18),
-                __fastrs::table::Entry::hooked_read(0x20),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::Msg<::fastrs::well_known::Any>>,
-                >(0x2a, 0, ::fastrs::table_field!(Message, body)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Message, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Message, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 protocol_instance_id: __fastrs::Implicit<__fastrs::Str>;
+        0x18 => hooked;
+        0x20 => hooked_read;
+        0x2a body: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,

@@ -26,59 +26,15 @@ pub struct RequestHeaderAnnotation {
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestHeaderAnnotation {
     const FULL_NAME: &'static str = "temporal.api.protometa.v1.RequestHeaderAnnotation";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestHeaderAnnotation {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RequestHeaderAnnotation,
-            [__fastrs::table::Entry<RequestHeaderAnnotation>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(RequestHeaderAnnotation, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(RequestHeaderAnnotation, value)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RequestHeaderAnnotation, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RequestHeaderAnnotation, unknown_fields, [0, 1, 2];
+        0x0a header: __fastrs::Implicit<__fastrs::Str>;
+        0x12 value: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 pub const REQUEST_HEADER: ::fastrs::RepeatedExtension<
     ::fastrs::descriptor::MethodOptions,

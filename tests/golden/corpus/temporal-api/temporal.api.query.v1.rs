@@ -19,66 +19,16 @@ pub struct WorkflowQuery {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowQuery {
     const FULL_NAME: &'static str = "temporal.api.query.v1.WorkflowQuery";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowQuery {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowQuery,
-            [__fastrs::table::Entry<WorkflowQuery>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowQuery, query_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowQuery, query_args)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowQuery, header)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowQuery, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowQuery, unknown_fields, [0, 1, 2, 3];
+        0x0a query_type: __fastrs::Implicit<__fastrs::Str>;
+        0x12 query_args: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+    }
 }
 /// Answer to a `WorkflowQuery`
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -101,71 +51,17 @@ pub struct WorkflowQueryResult {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowQueryResult {
     const FULL_NAME: &'static str = "temporal.api.query.v1.WorkflowQueryResult";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowQueryResult {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowQueryResult,
-            [__fastrs::table::Entry<WorkflowQueryResult>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::QueryResultType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(WorkflowQueryResult, result_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowQueryResult, answer)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowQueryResult, error_message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(WorkflowQueryResult, failure)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(WorkflowQueryResult, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowQueryResult, unknown_fields, [0, 1, 2, 3, 4];
+        0x08 result_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::QueryResultType>>;
+        0x12 answer: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x1a error_message: __fastrs::Implicit<__fastrs::Str>;
+        0x22 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct QueryRejected {
@@ -176,58 +72,12 @@ pub struct QueryRejected {
 #[allow(deprecated)]
 impl ::fastrs::Message for QueryRejected {
     const FULL_NAME: &'static str = "temporal.api.query.v1.QueryRejected";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for QueryRejected {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            QueryRejected,
-            [__fastrs::table::Entry<QueryRejected>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::WorkflowExecutionStatus,
-                        >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(QueryRejected, status)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(QueryRejected, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        QueryRejected, unknown_fields, [0, 1];
+        0x08 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowExecutionStatus>>;
+    }
 }

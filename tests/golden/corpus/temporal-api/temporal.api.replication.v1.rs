@@ -12,60 +12,14 @@ pub struct ClusterReplicationConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for ClusterReplicationConfig {
     const FULL_NAME: &'static str = "temporal.api.replication.v1.ClusterReplicationConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClusterReplicationConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ClusterReplicationConfig,
-            [__fastrs::table::Entry<ClusterReplicationConfig>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ClusterReplicationConfig, cluster_name),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ClusterReplicationConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ClusterReplicationConfig, unknown_fields, [0, 1];
+        0x0a cluster_name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct NamespaceReplicationConfig {
@@ -78,72 +32,16 @@ pub struct NamespaceReplicationConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceReplicationConfig {
     const FULL_NAME: &'static str = "temporal.api.replication.v1.NamespaceReplicationConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceReplicationConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NamespaceReplicationConfig,
-            [__fastrs::table::Entry<NamespaceReplicationConfig>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NamespaceReplicationConfig, active_cluster_name
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<ClusterReplicationConfig>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(NamespaceReplicationConfig, clusters)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ReplicationState>,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(NamespaceReplicationConfig, state)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(NamespaceReplicationConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NamespaceReplicationConfig, unknown_fields, [0, 1, 2, 3];
+        0x0a active_cluster_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 clusters: __fastrs::Repeated<__fastrs::Tab<ClusterReplicationConfig>>;
+        0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ReplicationState>>;
+    }
 }
 /// Represents a historical replication status of a Namespace
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -157,59 +55,13 @@ pub struct FailoverStatus {
 #[allow(deprecated)]
 impl ::fastrs::Message for FailoverStatus {
     const FULL_NAME: &'static str = "temporal.api.replication.v1.FailoverStatus";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FailoverStatus {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            FailoverStatus,
-            [__fastrs::table::Entry<FailoverStatus>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(FailoverStatus, failover_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(FailoverStatus, failover_version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(FailoverStatus, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        FailoverStatus, unknown_fields, [0, 1, 2];
+        0x0a failover_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x10 failover_version: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }

@@ -48,77 +48,21 @@ pub struct CalendarSpec {
 #[allow(deprecated)]
 impl ::fastrs::Message for CalendarSpec {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.CalendarSpec";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CalendarSpec {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CalendarSpec,
-            [__fastrs::table::Entry<CalendarSpec>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CalendarSpec, second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(CalendarSpec, minute)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(CalendarSpec, hour)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(CalendarSpec, day_of_month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(CalendarSpec, month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(CalendarSpec, year)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(CalendarSpec, day_of_week)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(CalendarSpec, comment)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(CalendarSpec, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CalendarSpec, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a second: __fastrs::Implicit<__fastrs::Str>;
+        0x12 minute: __fastrs::Implicit<__fastrs::Str>;
+        0x1a hour: __fastrs::Implicit<__fastrs::Str>;
+        0x22 day_of_month: __fastrs::Implicit<__fastrs::Str>;
+        0x2a month: __fastrs::Implicit<__fastrs::Str>;
+        0x32 year: __fastrs::Implicit<__fastrs::Str>;
+        0x3a day_of_week: __fastrs::Implicit<__fastrs::Str>;
+        0x42 comment: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Range represents a set of integer values, used to match fields of a calendar
 /// time in StructuredCalendarSpec. If end \< start, then end is interpreted as
@@ -138,62 +82,16 @@ pub struct Range {
 #[allow(deprecated)]
 impl ::fastrs::Message for Range {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.Range";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Range {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Range,
-            [__fastrs::table::Entry<Range>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(Range, start)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(Range, end)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(Range, step)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Range, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Range, unknown_fields, [0, 1, 2, 3];
+        0x08 start: __fastrs::Implicit<__fastrs::Int32>;
+        0x10 end: __fastrs::Implicit<__fastrs::Int32>;
+        0x18 step: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 /// StructuredCalendarSpec describes an event specification relative to the
 /// calendar, in a form that's easy to work with programmatically. Each field can
@@ -230,77 +128,21 @@ pub struct StructuredCalendarSpec {
 #[allow(deprecated)]
 impl ::fastrs::Message for StructuredCalendarSpec {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.StructuredCalendarSpec";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StructuredCalendarSpec {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StructuredCalendarSpec,
-            [__fastrs::table::Entry<StructuredCalendarSpec>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
-                >(0x0a, 0, ::fastrs::table_field!(StructuredCalendarSpec, second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
-                >(0x12, 0, ::fastrs::table_field!(StructuredCalendarSpec, minute)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
-                >(0x1a, 0, ::fastrs::table_field!(StructuredCalendarSpec, hour)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
-                >(0x22, 0, ::fastrs::table_field!(StructuredCalendarSpec, day_of_month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
-                >(0x2a, 0, ::fastrs::table_field!(StructuredCalendarSpec, month)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
-                >(0x32, 0, ::fastrs::table_field!(StructuredCalendarSpec, year)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Range>>,
-                >(0x3a, 0, ::fastrs::table_field!(StructuredCalendarSpec, day_of_week)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(StructuredCalendarSpec, comment)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(StructuredCalendarSpec, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StructuredCalendarSpec, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a second: __fastrs::Repeated<__fastrs::Tab<Range>>;
+        0x12 minute: __fastrs::Repeated<__fastrs::Tab<Range>>;
+        0x1a hour: __fastrs::Repeated<__fastrs::Tab<Range>>;
+        0x22 day_of_month: __fastrs::Repeated<__fastrs::Tab<Range>>;
+        0x2a month: __fastrs::Repeated<__fastrs::Tab<Range>>;
+        0x32 year: __fastrs::Repeated<__fastrs::Tab<Range>>;
+        0x3a day_of_week: __fastrs::Repeated<__fastrs::Tab<Range>>;
+        0x42 comment: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// IntervalSpec matches times that can be expressed as:
 /// epoch + n * interval + phase
@@ -323,63 +165,15 @@ pub struct IntervalSpec {
 #[allow(deprecated)]
 impl ::fastrs::Message for IntervalSpec {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.IntervalSpec";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for IntervalSpec {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            IntervalSpec,
-            [__fastrs::table::Entry<IntervalSpec>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(IntervalSpec, interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(IntervalSpec, phase)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(IntervalSpec, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        IntervalSpec, unknown_fields, [0, 1, 2];
+        0x0a interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x12 phase: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 /// ScheduleSpec is a complete description of a set of absolute timestamps
 /// (possibly infinite) that an action should occur at. The meaning of a
@@ -471,100 +265,24 @@ pub struct ScheduleSpec {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleSpec {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleSpec";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleSpec {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScheduleSpec,
-            [__fastrs::table::Entry<ScheduleSpec>; 11],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<CalendarSpec>>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleSpec, calendar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<IntervalSpec>>,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleSpec, interval)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<CalendarSpec>>,
-                >(0x1a, 0, ::fastrs::table_field!(ScheduleSpec, exclude_calendar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(ScheduleSpec, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(ScheduleSpec, end_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(ScheduleSpec, jitter)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<StructuredCalendarSpec>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(ScheduleSpec, structured_calendar)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(ScheduleSpec, cron_string)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<StructuredCalendarSpec>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(ScheduleSpec, exclude_structured_calendar),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(ScheduleSpec, timezone_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x5a, 0, ::fastrs::table_field!(ScheduleSpec, timezone_data)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
-            ::fastrs::table_field!(ScheduleSpec, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScheduleSpec, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        0x0a calendar: __fastrs::Repeated<__fastrs::Tab<CalendarSpec>>;
+        0x12 interval: __fastrs::Repeated<__fastrs::Tab<IntervalSpec>>;
+        0x1a exclude_calendar: __fastrs::Repeated<__fastrs::Tab<CalendarSpec>>;
+        0x22 start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x2a end_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x32 jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x3a structured_calendar: __fastrs::Repeated<__fastrs::Tab<StructuredCalendarSpec>>;
+        0x42 cron_string: __fastrs::Repeated<__fastrs::Str>;
+        0x4a exclude_structured_calendar: __fastrs::Repeated<__fastrs::Tab<StructuredCalendarSpec>>;
+        0x52 timezone_name: __fastrs::Implicit<__fastrs::Str>;
+        0x5a timezone_data: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SchedulePolicies {
@@ -594,75 +312,17 @@ pub struct SchedulePolicies {
 #[allow(deprecated)]
 impl ::fastrs::Message for SchedulePolicies {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.SchedulePolicies";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SchedulePolicies {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SchedulePolicies,
-            [__fastrs::table::Entry<SchedulePolicies>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ScheduleOverlapPolicy,
-                        >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(SchedulePolicies, overlap_policy)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(SchedulePolicies, catchup_window)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(SchedulePolicies, pause_on_failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(SchedulePolicies, keep_original_workflow_id),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(SchedulePolicies, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SchedulePolicies, unknown_fields, [0, 1, 2, 3, 4];
+        0x08 overlap_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ScheduleOverlapPolicy>>;
+        0x12 catchup_window: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x18 pause_on_failure: __fastrs::Implicit<__fastrs::Bool>;
+        0x20 keep_original_workflow_id: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleAction {
@@ -673,52 +333,14 @@ pub struct ScheduleAction {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleAction {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleAction";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleAction {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScheduleAction,
-            [__fastrs::table::Entry<ScheduleAction>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(ScheduleAction, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScheduleAction, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -823,83 +445,17 @@ pub struct ScheduleActionResult {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleActionResult {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleActionResult";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleActionResult {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScheduleActionResult,
-            [__fastrs::table::Entry<ScheduleActionResult>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleActionResult, schedule_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleActionResult, actual_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(ScheduleActionResult, start_workflow_result),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::WorkflowExecutionStatus,
-                        >,
-                    >,
-                >(
-                    0x60,
-                    0,
-                    ::fastrs::table_field!(ScheduleActionResult, start_workflow_status),
-                ),
-            ],
-            &[0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4],
-            ::fastrs::table_field!(ScheduleActionResult, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScheduleActionResult, unknown_fields, [0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4];
+        0x0a schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x12 actual_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x5a start_workflow_result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x60 start_workflow_status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowExecutionStatus>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleState {
@@ -924,65 +480,17 @@ pub struct ScheduleState {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleState {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleState";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleState {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScheduleState,
-            [__fastrs::table::Entry<ScheduleState>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleState, notes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x10, 0, ::fastrs::table_field!(ScheduleState, paused)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(ScheduleState, limited_actions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x20, 0, ::fastrs::table_field!(ScheduleState, remaining_actions)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ScheduleState, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScheduleState, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a notes: __fastrs::Implicit<__fastrs::Str>;
+        0x10 paused: __fastrs::Implicit<__fastrs::Bool>;
+        0x18 limited_actions: __fastrs::Implicit<__fastrs::Bool>;
+        0x20 remaining_actions: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TriggerImmediatelyRequest {
@@ -999,73 +507,15 @@ pub struct TriggerImmediatelyRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for TriggerImmediatelyRequest {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.TriggerImmediatelyRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TriggerImmediatelyRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TriggerImmediatelyRequest,
-            [__fastrs::table::Entry<TriggerImmediatelyRequest>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ScheduleOverlapPolicy,
-                        >,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(TriggerImmediatelyRequest, overlap_policy),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TriggerImmediatelyRequest, scheduled_time),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TriggerImmediatelyRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TriggerImmediatelyRequest, unknown_fields, [0, 1, 2];
+        0x08 overlap_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ScheduleOverlapPolicy>>;
+        0x12 scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct BackfillRequest {
@@ -1087,70 +537,16 @@ pub struct BackfillRequest {
 #[allow(deprecated)]
 impl ::fastrs::Message for BackfillRequest {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.BackfillRequest";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BackfillRequest {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BackfillRequest,
-            [__fastrs::table::Entry<BackfillRequest>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(BackfillRequest, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(BackfillRequest, end_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ScheduleOverlapPolicy,
-                        >,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(BackfillRequest, overlap_policy)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(BackfillRequest, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BackfillRequest, unknown_fields, [0, 1, 2, 3];
+        0x0a start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x12 end_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x18 overlap_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ScheduleOverlapPolicy>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct SchedulePatch {
@@ -1170,67 +566,17 @@ pub struct SchedulePatch {
 #[allow(deprecated)]
 impl ::fastrs::Message for SchedulePatch {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.SchedulePatch";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SchedulePatch {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            SchedulePatch,
-            [__fastrs::table::Entry<SchedulePatch>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<TriggerImmediatelyRequest>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(SchedulePatch, trigger_immediately)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<BackfillRequest>>,
-                >(0x12, 0, ::fastrs::table_field!(SchedulePatch, backfill_request)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(SchedulePatch, pause)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(SchedulePatch, unpause)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(SchedulePatch, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        SchedulePatch, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a trigger_immediately: __fastrs::Optional<__fastrs::Tab<TriggerImmediatelyRequest>>;
+        0x12 backfill_request: __fastrs::Repeated<__fastrs::Tab<BackfillRequest>>;
+        0x1a pause: __fastrs::Implicit<__fastrs::Str>;
+        0x22 unpause: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleInfo {
@@ -1272,97 +618,25 @@ pub struct ScheduleInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleInfo {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScheduleInfo,
-            [__fastrs::table::Entry<ScheduleInfo>; 12],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(ScheduleInfo, action_count)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(ScheduleInfo, missed_catchup_window)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(ScheduleInfo, overlap_skipped)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ScheduleActionResult>>,
-                >(0x22, 0, ::fastrs::table_field!(ScheduleInfo, recent_actions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(ScheduleInfo, future_action_times)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x32, 0, ::fastrs::table_field!(ScheduleInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(ScheduleInfo, update_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x42, 0, ::fastrs::table_field!(ScheduleInfo, invalid_schedule_error)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(ScheduleInfo, running_workflows)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x50, 0, ::fastrs::table_field!(ScheduleInfo, buffer_dropped)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x58, 0, ::fastrs::table_field!(ScheduleInfo, buffer_size)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x60, 0, ::fastrs::table_field!(ScheduleInfo, state_size_bytes)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            ::fastrs::table_field!(ScheduleInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScheduleInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        0x08 action_count: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 missed_catchup_window: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 overlap_skipped: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 recent_actions: __fastrs::Repeated<__fastrs::Tab<ScheduleActionResult>>;
+        0x2a future_action_times: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x32 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x3a update_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x42 invalid_schedule_error: __fastrs::Implicit<__fastrs::Str>;
+        0x4a running_workflows: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x50 buffer_dropped: __fastrs::Implicit<__fastrs::Int64>;
+        0x58 buffer_size: __fastrs::Implicit<__fastrs::Int64>;
+        0x60 state_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Schedule {
@@ -1376,65 +650,17 @@ pub struct Schedule {
 #[allow(deprecated)]
 impl ::fastrs::Message for Schedule {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.Schedule";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Schedule {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Schedule,
-            [__fastrs::table::Entry<Schedule>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleSpec>>,
-                >(0x0a, 0, ::fastrs::table_field!(Schedule, spec)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleAction>>,
-                >(0x12, 0, ::fastrs::table_field!(Schedule, action)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<SchedulePolicies>>,
-                >(0x1a, 0, ::fastrs::table_field!(Schedule, policies)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleState>>,
-                >(0x22, 0, ::fastrs::table_field!(Schedule, state)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Schedule, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Schedule, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a spec: __fastrs::Optional<__fastrs::Tab<ScheduleSpec>>;
+        0x12 action: __fastrs::Optional<__fastrs::Tab<ScheduleAction>>;
+        0x1a policies: __fastrs::Optional<__fastrs::Tab<SchedulePolicies>>;
+        0x22 state: __fastrs::Optional<__fastrs::Tab<ScheduleState>>;
+    }
 }
 /// ScheduleListInfo is an abbreviated set of values from Schedule and ScheduleInfo
 /// that's returned in ListSchedules.
@@ -1461,82 +687,20 @@ pub struct ScheduleListInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleListInfo {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleListInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleListInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScheduleListInfo,
-            [__fastrs::table::Entry<ScheduleListInfo>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleSpec>>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleListInfo, spec)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleListInfo, workflow_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ScheduleListInfo, notes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x20, 0, ::fastrs::table_field!(ScheduleListInfo, paused)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ScheduleActionResult>>,
-                >(0x2a, 0, ::fastrs::table_field!(ScheduleListInfo, recent_actions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(ScheduleListInfo, future_action_times),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x38, 0, ::fastrs::table_field!(ScheduleListInfo, state_size_bytes)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ScheduleListInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScheduleListInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a spec: __fastrs::Optional<__fastrs::Tab<ScheduleSpec>>;
+        0x12 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x1a notes: __fastrs::Implicit<__fastrs::Str>;
+        0x20 paused: __fastrs::Implicit<__fastrs::Bool>;
+        0x2a recent_actions: __fastrs::Repeated<__fastrs::Tab<ScheduleActionResult>>;
+        0x32 future_action_times: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x38 state_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 /// ScheduleListEntry is returned by ListSchedules.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1553,67 +717,15 @@ pub struct ScheduleListEntry {
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleListEntry {
     const FULL_NAME: &'static str = "temporal.api.schedule.v1.ScheduleListEntry";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleListEntry {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ScheduleListEntry,
-            [__fastrs::table::Entry<ScheduleListEntry>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ScheduleListEntry, schedule_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ScheduleListEntry, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ScheduleListEntry, search_attributes)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ScheduleListInfo>>,
-                >(0x22, 0, ::fastrs::table_field!(ScheduleListEntry, info)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(ScheduleListEntry, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ScheduleListEntry, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a schedule_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+        0x1a search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0x22 info: __fastrs::Optional<__fastrs::Tab<ScheduleListInfo>>;
+    }
 }

@@ -22,60 +22,16 @@ pub struct EnhancedStackTrace {
 #[allow(deprecated)]
 impl ::fastrs::Message for EnhancedStackTrace {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.EnhancedStackTrace";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EnhancedStackTrace {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            EnhancedStackTrace,
-            [__fastrs::table::Entry<EnhancedStackTrace>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<StackTraceSdkInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(EnhancedStackTrace, sdk)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<StackTrace>>,
-                >(0x1a, 0, ::fastrs::table_field!(EnhancedStackTrace, stacks)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(EnhancedStackTrace, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        EnhancedStackTrace, unknown_fields, [0, 1, 2, 3];
+        0x0a sdk: __fastrs::Optional<__fastrs::Tab<StackTraceSdkInfo>>;
+        0x12 => hooked;
+        0x1a stacks: __fastrs::Repeated<__fastrs::Tab<StackTrace>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -143,59 +99,15 @@ pub struct StackTraceSdkInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for StackTraceSdkInfo {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.StackTraceSDKInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StackTraceSdkInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StackTraceSdkInfo,
-            [__fastrs::table::Entry<StackTraceSdkInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StackTraceSdkInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StackTraceSdkInfo, version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StackTraceSdkInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StackTraceSdkInfo, unknown_fields, [0, 1, 2];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 version: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// "Slice" of a file starting at line_offset -- a line offset and code fragment corresponding to the worker's stack.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -213,59 +125,15 @@ pub struct StackTraceFileSlice {
 #[allow(deprecated)]
 impl ::fastrs::Message for StackTraceFileSlice {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.StackTraceFileSlice";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StackTraceFileSlice {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StackTraceFileSlice,
-            [__fastrs::table::Entry<StackTraceFileSlice>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Uint32>,
-                >(0x08, 0, ::fastrs::table_field!(StackTraceFileSlice, line_offset)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(StackTraceFileSlice, content)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StackTraceFileSlice, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StackTraceFileSlice, unknown_fields, [0, 1, 2];
+        0x08 line_offset: __fastrs::Implicit<__fastrs::Uint32>;
+        0x12 content: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// More specific location details of a file: its path, precise line and column numbers if applicable, and function name if available.
 /// In essence, a pointer to a location in a file
@@ -291,72 +159,18 @@ pub struct StackTraceFileLocation {
 #[allow(deprecated)]
 impl ::fastrs::Message for StackTraceFileLocation {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.StackTraceFileLocation";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StackTraceFileLocation {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StackTraceFileLocation,
-            [__fastrs::table::Entry<StackTraceFileLocation>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StackTraceFileLocation, file_path)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(StackTraceFileLocation, line)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x18, 0, ::fastrs::table_field!(StackTraceFileLocation, column)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(StackTraceFileLocation, function_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(StackTraceFileLocation, internal_code)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(StackTraceFileLocation, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StackTraceFileLocation, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a file_path: __fastrs::Implicit<__fastrs::Str>;
+        0x10 line: __fastrs::Implicit<__fastrs::Int32>;
+        0x18 column: __fastrs::Implicit<__fastrs::Int32>;
+        0x22 function_name: __fastrs::Implicit<__fastrs::Str>;
+        0x28 internal_code: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// Collection of FileLocation messages from a single stack.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -369,58 +183,14 @@ pub struct StackTrace {
 #[allow(deprecated)]
 impl ::fastrs::Message for StackTrace {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.StackTrace";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StackTrace {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StackTrace,
-            [__fastrs::table::Entry<StackTrace>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<StackTraceFileLocation>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(StackTrace, locations)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StackTrace, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StackTrace, unknown_fields, [0, 1];
+        0x0a locations: __fastrs::Repeated<__fastrs::Tab<StackTraceFileLocation>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct EventGroupMarker {
@@ -434,56 +204,16 @@ pub struct EventGroupMarker {
 #[allow(deprecated)]
 impl ::fastrs::Message for EventGroupMarker {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.EventGroupMarker";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EventGroupMarker {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            EventGroupMarker,
-            [__fastrs::table::Entry<EventGroupMarker>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(EventGroupMarker, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        EventGroupMarker, unknown_fields, [0, 1, 2, 3];
+        0x0a => hooked;
+        0x12 => hooked_read;
+        0x1a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -644,63 +374,15 @@ pub mod event_group_marker {
     #[allow(deprecated)]
     impl ::fastrs::Message for Label {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.EventGroupMarker.Label";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Label {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Label,
-                [__fastrs::table::Entry<Label>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(Label, id)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<
-                                super::super::super::common::v1::Payload,
-                            >,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(Label, label)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Label, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Label, unknown_fields, [0, 1, 2];
+            0x0a id: __fastrs::Implicit<__fastrs::Str>;
+            0x12 label: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Payload>>;
+        }
     }
     /// The event ID of an event in the present workflow that triggered implicit
     /// creation of this group Marker.
@@ -717,56 +399,14 @@ pub mod event_group_marker {
     #[allow(deprecated)]
     impl ::fastrs::Message for InboundEvent {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.EventGroupMarker.InboundEvent";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for InboundEvent {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                InboundEvent,
-                [__fastrs::table::Entry<InboundEvent>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int64>,
-                    >(0x08, 0, ::fastrs::table_field!(InboundEvent, inbound_event_id)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(InboundEvent, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            InboundEvent, unknown_fields, [0, 1];
+            0x08 inbound_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        }
     }
     /// The identifier of an inbound Update (request.meta.update_id)
     /// whose handler triggered implicit creation of this group Marker.
@@ -783,56 +423,14 @@ pub mod event_group_marker {
     #[allow(deprecated)]
     impl ::fastrs::Message for InboundUpdate {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.EventGroupMarker.InboundUpdate";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for InboundUpdate {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                InboundUpdate,
-                [__fastrs::table::Entry<InboundUpdate>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(InboundUpdate, inbound_update_id)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(InboundUpdate, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            InboundUpdate, unknown_fields, [0, 1];
+            0x0a inbound_update_id: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
 }
 /// ExternalStorageReference identifies a payload stored in an external storage system.
@@ -853,61 +451,15 @@ pub struct ExternalStorageReference {
 #[allow(deprecated)]
 impl ::fastrs::Message for ExternalStorageReference {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.ExternalStorageReference";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExternalStorageReference {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ExternalStorageReference,
-            [__fastrs::table::Entry<ExternalStorageReference>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(ExternalStorageReference, driver_name),
-                ),
-                __fastrs::table::Entry::hooked(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(ExternalStorageReference, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ExternalStorageReference, unknown_fields, [0, 1, 2];
+        0x0a driver_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1006,85 +558,17 @@ pub struct WorkflowTaskCompletedMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkflowTaskCompletedMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskCompletedMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowTaskCompletedMetadata,
-            [__fastrs::table::Entry<WorkflowTaskCompletedMetadata>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Uint32>,
-                >(
-                    0x0a,
-                    0x08,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedMetadata, core_used_flags
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<__fastrs::Uint32>,
-                >(
-                    0x12,
-                    0x10,
-                    ::fastrs::table_field!(
-                        WorkflowTaskCompletedMetadata, lang_used_flags
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskCompletedMetadata, sdk_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(WorkflowTaskCompletedMetadata, sdk_version),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(WorkflowTaskCompletedMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowTaskCompletedMetadata, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a | 0x08 core_used_flags: __fastrs::Packed<__fastrs::Uint32>;
+        0x12 | 0x10 lang_used_flags: __fastrs::Packed<__fastrs::Uint32>;
+        0x1a sdk_name: __fastrs::Implicit<__fastrs::Str>;
+        0x22 sdk_version: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Information a user can set, often for use by user interfaces.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1104,63 +588,15 @@ pub struct UserMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for UserMetadata {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.UserMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UserMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            UserMetadata,
-            [__fastrs::table::Entry<UserMetadata>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(UserMetadata, summary)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payload>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(UserMetadata, details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UserMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        UserMetadata, unknown_fields, [0, 1, 2];
+        0x0a summary: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+        0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkerConfig {
@@ -1172,58 +608,16 @@ pub struct WorkerConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerConfig {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkerConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerConfig,
-            [__fastrs::table::Entry<WorkerConfig>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(WorkerConfig, workflow_cache_size)),
-                __fastrs::table::Entry::hooked(0x12),
-                __fastrs::table::Entry::hooked_read(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkerConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerConfig, unknown_fields, [0, 1, 2, 3];
+        0x08 workflow_cache_size: __fastrs::Implicit<__fastrs::Int32>;
+        0x12 => hooked;
+        0x1a => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1343,56 +737,14 @@ pub mod worker_config {
     #[allow(deprecated)]
     impl ::fastrs::Message for SimplePollerBehavior {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkerConfig.SimplePollerBehavior";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for SimplePollerBehavior {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                SimplePollerBehavior,
-                [__fastrs::table::Entry<SimplePollerBehavior>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(0x08, 0, ::fastrs::table_field!(SimplePollerBehavior, max_pollers)),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(SimplePollerBehavior, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            SimplePollerBehavior, unknown_fields, [0, 1];
+            0x08 max_pollers: __fastrs::Implicit<__fastrs::Int32>;
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct AutoscalingPollerBehavior {
@@ -1410,76 +762,16 @@ pub mod worker_config {
     #[allow(deprecated)]
     impl ::fastrs::Message for AutoscalingPollerBehavior {
         const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkerConfig.AutoscalingPollerBehavior";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AutoscalingPollerBehavior {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                AutoscalingPollerBehavior,
-                [__fastrs::table::Entry<AutoscalingPollerBehavior>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(
-                        0x08,
-                        0,
-                        ::fastrs::table_field!(AutoscalingPollerBehavior, min_pollers),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(
-                        0x10,
-                        0,
-                        ::fastrs::table_field!(AutoscalingPollerBehavior, max_pollers),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Int32>,
-                    >(
-                        0x18,
-                        0,
-                        ::fastrs::table_field!(
-                            AutoscalingPollerBehavior, initial_pollers
-                        ),
-                    ),
-                ],
-                &[0, 1, 2, 3],
-                ::fastrs::table_field!(AutoscalingPollerBehavior, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            AutoscalingPollerBehavior, unknown_fields, [0, 1, 2, 3];
+            0x08 min_pollers: __fastrs::Implicit<__fastrs::Int32>;
+            0x10 max_pollers: __fastrs::Implicit<__fastrs::Int32>;
+            0x18 initial_pollers: __fastrs::Implicit<__fastrs::Int32>;
+        }
     }
 }
 /// The name of the query to retrieve this information is `__temporal_workflow_metadata`.
@@ -1496,59 +788,15 @@ pub struct WorkflowMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowMetadata {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkflowMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowMetadata,
-            [__fastrs::table::Entry<WorkflowMetadata>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkflowDefinition>>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowMetadata, definition)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowMetadata, current_details)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowMetadata, unknown_fields, [0, 1, 2];
+        0x0a definition: __fastrs::Optional<__fastrs::Tab<WorkflowDefinition>>;
+        0x12 current_details: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// (-- api-linter: core::0203::optional=disabled --)
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1568,83 +816,17 @@ pub struct WorkflowDefinition {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowDefinition {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkflowDefinition";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowDefinition {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowDefinition,
-            [__fastrs::table::Entry<WorkflowDefinition>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowDefinition, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<WorkflowInteractionDefinition>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowDefinition, query_definitions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<WorkflowInteractionDefinition>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(WorkflowDefinition, signal_definitions),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<WorkflowInteractionDefinition>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(WorkflowDefinition, update_definitions),
-                ),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(WorkflowDefinition, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowDefinition, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
+        0x12 query_definitions: __fastrs::Repeated<__fastrs::Tab<WorkflowInteractionDefinition>>;
+        0x1a signal_definitions: __fastrs::Repeated<__fastrs::Tab<WorkflowInteractionDefinition>>;
+        0x22 update_definitions: __fastrs::Repeated<__fastrs::Tab<WorkflowInteractionDefinition>>;
+    }
 }
 /// (-- api-linter: core::0123::resource-annotation=disabled
 /// aip.dev/not-precedent: The `name` field is optional. --)
@@ -1665,61 +847,13 @@ pub struct WorkflowInteractionDefinition {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowInteractionDefinition {
     const FULL_NAME: &'static str = "temporal.api.sdk.v1.WorkflowInteractionDefinition";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowInteractionDefinition {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowInteractionDefinition,
-            [__fastrs::table::Entry<WorkflowInteractionDefinition>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowInteractionDefinition, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowInteractionDefinition, description),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(WorkflowInteractionDefinition, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowInteractionDefinition, unknown_fields, [0, 1, 2];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 description: __fastrs::Implicit<__fastrs::Str>;
+    }
 }

@@ -19,64 +19,16 @@ pub struct TaskQueue {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueue {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueue";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueue {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueue,
-            [__fastrs::table::Entry<TaskQueue>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueue, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::TaskQueueKind>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(TaskQueue, kind)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(TaskQueue, normal_name)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TaskQueue, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueue, unknown_fields, [0, 1, 2, 3];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x10 kind: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::TaskQueueKind>>;
+        0x1a normal_name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Only applies to activity task queues
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -89,62 +41,14 @@ pub struct TaskQueueMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueMetadata {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueueMetadata,
-            [__fastrs::table::Entry<TaskQueueMetadata>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::DoubleValue>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TaskQueueMetadata, max_tasks_per_second),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(TaskQueueMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueueMetadata, unknown_fields, [0, 1];
+        0x0a max_tasks_per_second: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::DoubleValue>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueueVersioningInfo {
@@ -183,107 +87,19 @@ pub struct TaskQueueVersioningInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueVersioningInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueVersioningInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueVersioningInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueueVersioningInfo,
-            [__fastrs::table::Entry<TaskQueueVersioningInfo>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TaskQueueVersioningInfo, current_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TaskQueueVersioningInfo, ramping_version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x1d,
-                    0,
-                    ::fastrs::table_field!(
-                        TaskQueueVersioningInfo, ramping_version_percentage
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(TaskQueueVersioningInfo, update_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        TaskQueueVersioningInfo, current_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        TaskQueueVersioningInfo, ramping_deployment_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 0, 0, 5, 0, 6],
-            ::fastrs::table_field!(TaskQueueVersioningInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueueVersioningInfo, unknown_fields, [0, 1, 2, 3, 4, 0, 0, 5, 0, 6];
+        0x0a current_version: __fastrs::Implicit<__fastrs::Str>;
+        0x12 ramping_version: __fastrs::Implicit<__fastrs::Str>;
+        0x1d ramping_version_percentage: __fastrs::Implicit<__fastrs::Float>;
+        0x22 update_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x3a current_deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+        0x4a ramping_deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+    }
 }
 /// Used for specifying versions the caller is interested in.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -301,66 +117,16 @@ pub struct TaskQueueVersionSelection {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueVersionSelection {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueVersionSelection";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueVersionSelection {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueueVersionSelection,
-            [__fastrs::table::Entry<TaskQueueVersionSelection>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueVersionSelection, build_ids)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(TaskQueueVersionSelection, unversioned),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(TaskQueueVersionSelection, all_active)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TaskQueueVersionSelection, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueueVersionSelection, unknown_fields, [0, 1, 2, 3];
+        0x0a build_ids: __fastrs::Repeated<__fastrs::Str>;
+        0x10 unversioned: __fastrs::Implicit<__fastrs::Bool>;
+        0x18 all_active: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueueVersionInfo {
@@ -384,65 +150,15 @@ pub struct TaskQueueVersionInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueVersionInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueVersionInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueVersionInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueueVersionInfo,
-            [__fastrs::table::Entry<TaskQueueVersionInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::BuildIdTaskReachability,
-                        >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(TaskQueueVersionInfo, task_reachability),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueueVersionInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueueVersionInfo, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x10 task_reachability: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BuildIdTaskReachability>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -506,59 +222,15 @@ pub struct TaskQueueTypeInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueTypeInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueTypeInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueTypeInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueueTypeInfo,
-            [__fastrs::table::Entry<TaskQueueTypeInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<PollerInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueTypeInfo, pollers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<TaskQueueStats>>,
-                >(0x12, 0, ::fastrs::table_field!(TaskQueueTypeInfo, stats)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueueTypeInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueueTypeInfo, unknown_fields, [0, 1, 2];
+        0x0a pollers: __fastrs::Repeated<__fastrs::Tab<PollerInfo>>;
+        0x12 stats: __fastrs::Optional<__fastrs::Tab<TaskQueueStats>>;
+    }
 }
 /// TaskQueueStats contains statistics about task queue backlog and activity.
 ///
@@ -621,78 +293,18 @@ pub struct TaskQueueStats {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueStats {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueStats";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueStats {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueueStats,
-            [__fastrs::table::Entry<TaskQueueStats>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(TaskQueueStats, approximate_backlog_count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TaskQueueStats, approximate_backlog_age),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x1d, 0, ::fastrs::table_field!(TaskQueueStats, tasks_add_rate)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x25, 0, ::fastrs::table_field!(TaskQueueStats, tasks_dispatch_rate)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x28, 0, ::fastrs::table_field!(TaskQueueStats, rate_limiting_active)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(TaskQueueStats, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueueStats, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x08 approximate_backlog_count: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 approximate_backlog_age: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x1d tasks_add_rate: __fastrs::Implicit<__fastrs::Float>;
+        0x25 tasks_dispatch_rate: __fastrs::Implicit<__fastrs::Float>;
+        0x28 rate_limiting_active: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// Deprecated. Use `InternalTaskQueueStatus`. This is kept until `DescribeTaskQueue` supports legacy behavior.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -708,68 +320,18 @@ pub struct TaskQueueStatus {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueStatus {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueStatus";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueStatus {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueueStatus,
-            [__fastrs::table::Entry<TaskQueueStatus>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(TaskQueueStatus, backlog_count_hint)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(TaskQueueStatus, read_level)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x18, 0, ::fastrs::table_field!(TaskQueueStatus, ack_level)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x21, 0, ::fastrs::table_field!(TaskQueueStatus, rate_per_second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<TaskIdBlock>>,
-                >(0x2a, 0, ::fastrs::table_field!(TaskQueueStatus, task_id_block)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(TaskQueueStatus, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueueStatus, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x08 backlog_count_hint: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 read_level: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 ack_level: __fastrs::Implicit<__fastrs::Int64>;
+        0x21 rate_per_second: __fastrs::Implicit<__fastrs::Double>;
+        0x2a task_id_block: __fastrs::Optional<__fastrs::Tab<TaskIdBlock>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskIdBlock {
@@ -781,59 +343,15 @@ pub struct TaskIdBlock {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskIdBlock {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskIdBlock";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskIdBlock {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskIdBlock,
-            [__fastrs::table::Entry<TaskIdBlock>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(TaskIdBlock, start_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(TaskIdBlock, end_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskIdBlock, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskIdBlock, unknown_fields, [0, 1, 2];
+        0x08 start_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x10 end_id: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueuePartitionMetadata {
@@ -845,63 +363,15 @@ pub struct TaskQueuePartitionMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueuePartitionMetadata {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueuePartitionMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueuePartitionMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueuePartitionMetadata,
-            [__fastrs::table::Entry<TaskQueuePartitionMetadata>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueuePartitionMetadata, key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TaskQueuePartitionMetadata, owner_host_name),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueuePartitionMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueuePartitionMetadata, unknown_fields, [0, 1, 2];
+        0x0a key: __fastrs::Implicit<__fastrs::Str>;
+        0x12 owner_host_name: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PollerInfo {
@@ -925,82 +395,18 @@ pub struct PollerInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for PollerInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.PollerInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollerInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PollerInfo,
-            [__fastrs::table::Entry<PollerInfo>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(PollerInfo, last_access_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PollerInfo, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Double>,
-                >(0x19, 0, ::fastrs::table_field!(PollerInfo, rate_per_second)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionCapabilities,
-                        >,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PollerInfo, worker_version_capabilities),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentOptions,
-                        >,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(PollerInfo, deployment_options)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(PollerInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PollerInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a last_access_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x12 identity: __fastrs::Implicit<__fastrs::Str>;
+        0x19 rate_per_second: __fastrs::Implicit<__fastrs::Double>;
+        0x22 worker_version_capabilities: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionCapabilities>>;
+        0x2a deployment_options: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentOptions>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StickyExecutionAttributes {
@@ -1016,71 +422,15 @@ pub struct StickyExecutionAttributes {
 #[allow(deprecated)]
 impl ::fastrs::Message for StickyExecutionAttributes {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.StickyExecutionAttributes";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StickyExecutionAttributes {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StickyExecutionAttributes,
-            [__fastrs::table::Entry<StickyExecutionAttributes>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<TaskQueue>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(StickyExecutionAttributes, worker_task_queue),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        StickyExecutionAttributes, schedule_to_start_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(StickyExecutionAttributes, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StickyExecutionAttributes, unknown_fields, [0, 1, 2];
+        0x0a worker_task_queue: __fastrs::Optional<__fastrs::Tab<TaskQueue>>;
+        0x12 schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 /// Used by the worker versioning APIs, represents an unordered set of one or more versions which are
 /// considered to be compatible with each other. Currently the versions are always worker build IDs.
@@ -1094,56 +444,14 @@ pub struct CompatibleVersionSet {
 #[allow(deprecated)]
 impl ::fastrs::Message for CompatibleVersionSet {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.CompatibleVersionSet";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CompatibleVersionSet {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CompatibleVersionSet,
-            [__fastrs::table::Entry<CompatibleVersionSet>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(CompatibleVersionSet, build_ids)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CompatibleVersionSet, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CompatibleVersionSet, unknown_fields, [0, 1];
+        0x0a build_ids: __fastrs::Repeated<__fastrs::Str>;
+    }
 }
 /// Reachability of tasks for a worker on a single task queue.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1161,65 +469,15 @@ pub struct TaskQueueReachability {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueReachability {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueReachability";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueReachability {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueueReachability,
-            [__fastrs::table::Entry<TaskQueueReachability>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueReachability, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Packed<
-                        __fastrs::OpenEnum<super::super::enums::v1::TaskReachability>,
-                    >,
-                >(
-                    0x12,
-                    0x10,
-                    ::fastrs::table_field!(TaskQueueReachability, reachability),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TaskQueueReachability, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueueReachability, unknown_fields, [0, 1, 2];
+        0x0a task_queue: __fastrs::Implicit<__fastrs::Str>;
+        0x12 | 0x10 reachability: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::TaskReachability>>;
+    }
 }
 /// Reachability of tasks for a worker by build id, in one or more task queues.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1234,65 +492,15 @@ pub struct BuildIdReachability {
 #[allow(deprecated)]
 impl ::fastrs::Message for BuildIdReachability {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.BuildIdReachability";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BuildIdReachability {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BuildIdReachability,
-            [__fastrs::table::Entry<BuildIdReachability>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(BuildIdReachability, build_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<TaskQueueReachability>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(BuildIdReachability, task_queue_reachability),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(BuildIdReachability, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BuildIdReachability, unknown_fields, [0, 1, 2];
+        0x0a build_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 task_queue_reachability: __fastrs::Repeated<__fastrs::Tab<TaskQueueReachability>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RampByPercentage {
@@ -1304,56 +512,14 @@ pub struct RampByPercentage {
 #[allow(deprecated)]
 impl ::fastrs::Message for RampByPercentage {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.RampByPercentage";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RampByPercentage {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RampByPercentage,
-            [__fastrs::table::Entry<RampByPercentage>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x0d, 0, ::fastrs::table_field!(RampByPercentage, ramp_percentage)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RampByPercentage, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RampByPercentage, unknown_fields, [0, 1];
+        0x0d ramp_percentage: __fastrs::Implicit<__fastrs::Float>;
+    }
 }
 /// Assignment rules are applied to *new* Workflow and Activity executions at
 /// schedule time to assign them to a Build ID.
@@ -1406,61 +572,15 @@ pub struct BuildIdAssignmentRule {
 #[allow(deprecated)]
 impl ::fastrs::Message for BuildIdAssignmentRule {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.BuildIdAssignmentRule";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BuildIdAssignmentRule {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            BuildIdAssignmentRule,
-            [__fastrs::table::Entry<BuildIdAssignmentRule>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(BuildIdAssignmentRule, target_build_id),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 0, 2],
-            ::fastrs::table_field!(BuildIdAssignmentRule, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        BuildIdAssignmentRule, unknown_fields, [0, 1, 0, 2];
+        0x0a target_build_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1571,71 +691,15 @@ pub struct CompatibleBuildIdRedirectRule {
 #[allow(deprecated)]
 impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.CompatibleBuildIdRedirectRule";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CompatibleBuildIdRedirectRule {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CompatibleBuildIdRedirectRule,
-            [__fastrs::table::Entry<CompatibleBuildIdRedirectRule>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        CompatibleBuildIdRedirectRule, source_build_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        CompatibleBuildIdRedirectRule, target_build_id
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(CompatibleBuildIdRedirectRule, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CompatibleBuildIdRedirectRule, unknown_fields, [0, 1, 2];
+        0x0a source_build_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 target_build_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimestampedBuildIdAssignmentRule {
@@ -1647,71 +711,15 @@ pub struct TimestampedBuildIdAssignmentRule {
 #[allow(deprecated)]
 impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TimestampedBuildIdAssignmentRule";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimestampedBuildIdAssignmentRule {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TimestampedBuildIdAssignmentRule,
-            [__fastrs::table::Entry<TimestampedBuildIdAssignmentRule>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<BuildIdAssignmentRule>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(TimestampedBuildIdAssignmentRule, rule),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(TimestampedBuildIdAssignmentRule, create_time),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(TimestampedBuildIdAssignmentRule, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TimestampedBuildIdAssignmentRule, unknown_fields, [0, 1, 2];
+        0x0a rule: __fastrs::Optional<__fastrs::Tab<BuildIdAssignmentRule>>;
+        0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TimestampedCompatibleBuildIdRedirectRule {
@@ -1723,77 +731,15 @@ pub struct TimestampedCompatibleBuildIdRedirectRule {
 #[allow(deprecated)]
 impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TimestampedCompatibleBuildIdRedirectRule";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimestampedCompatibleBuildIdRedirectRule {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TimestampedCompatibleBuildIdRedirectRule,
-            [__fastrs::table::Entry<TimestampedCompatibleBuildIdRedirectRule>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<CompatibleBuildIdRedirectRule>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        TimestampedCompatibleBuildIdRedirectRule, rule
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TimestampedCompatibleBuildIdRedirectRule, create_time
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(
-                TimestampedCompatibleBuildIdRedirectRule, unknown_fields
-            ),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TimestampedCompatibleBuildIdRedirectRule, unknown_fields, [0, 1, 2];
+        0x0a rule: __fastrs::Optional<__fastrs::Tab<CompatibleBuildIdRedirectRule>>;
+        0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PollerGroupInfo {
@@ -1805,59 +751,15 @@ pub struct PollerGroupInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for PollerGroupInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.PollerGroupInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollerGroupInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PollerGroupInfo,
-            [__fastrs::table::Entry<PollerGroupInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PollerGroupInfo, id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x15, 0, ::fastrs::table_field!(PollerGroupInfo, weight)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PollerGroupInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PollerGroupInfo, unknown_fields, [0, 1, 2];
+        0x0a id: __fastrs::Implicit<__fastrs::Str>;
+        0x15 weight: __fastrs::Implicit<__fastrs::Float>;
+    }
 }
 /// A versioned snapshot of the poller groups the client should use for future polls to a task
 /// queue. The version is monotonically increasing so that a client can ignore a snapshot that is
@@ -1875,59 +777,15 @@ pub struct PollerGroupsInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for PollerGroupsInfo {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.PollerGroupsInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollerGroupsInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PollerGroupsInfo,
-            [__fastrs::table::Entry<PollerGroupsInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x08, 0, ::fastrs::table_field!(PollerGroupsInfo, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<PollerGroupInfo>>,
-                >(0x12, 0, ::fastrs::table_field!(PollerGroupsInfo, poller_groups)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PollerGroupsInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PollerGroupsInfo, unknown_fields, [0, 1, 2];
+        0x08 version: __fastrs::Implicit<__fastrs::Int64>;
+        0x12 poller_groups: __fastrs::Repeated<__fastrs::Tab<PollerGroupInfo>>;
+    }
 }
 /// Attached to task responses to give hints to the SDK about how it may adjust its number of
 /// pollers.
@@ -1946,62 +804,14 @@ pub struct PollerScalingDecision {
 #[allow(deprecated)]
 impl ::fastrs::Message for PollerScalingDecision {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.PollerScalingDecision";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollerScalingDecision {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PollerScalingDecision,
-            [__fastrs::table::Entry<PollerScalingDecision>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(
-                        PollerScalingDecision, poll_request_delta_suggestion
-                    ),
-                ),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(PollerScalingDecision, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PollerScalingDecision, unknown_fields, [0, 1];
+        0x08 poll_request_delta_suggestion: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RateLimit {
@@ -2013,56 +823,14 @@ pub struct RateLimit {
 #[allow(deprecated)]
 impl ::fastrs::Message for RateLimit {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.RateLimit";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RateLimit {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RateLimit,
-            [__fastrs::table::Entry<RateLimit>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(0x0d, 0, ::fastrs::table_field!(RateLimit, requests_per_second)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(RateLimit, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RateLimit, unknown_fields, [0, 1];
+        0x0d requests_per_second: __fastrs::Implicit<__fastrs::Float>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ConfigMetadata {
@@ -2079,64 +847,16 @@ pub struct ConfigMetadata {
 #[allow(deprecated)]
 impl ::fastrs::Message for ConfigMetadata {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.ConfigMetadata";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ConfigMetadata {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ConfigMetadata,
-            [__fastrs::table::Entry<ConfigMetadata>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ConfigMetadata, reason)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ConfigMetadata, update_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(ConfigMetadata, update_time)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ConfigMetadata, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ConfigMetadata, unknown_fields, [0, 1, 2, 3];
+        0x0a reason: __fastrs::Implicit<__fastrs::Str>;
+        0x12 update_identity: __fastrs::Implicit<__fastrs::Str>;
+        0x1a update_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RateLimitConfig {
@@ -2148,59 +868,15 @@ pub struct RateLimitConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for RateLimitConfig {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.RateLimitConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RateLimitConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RateLimitConfig,
-            [__fastrs::table::Entry<RateLimitConfig>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<RateLimit>>,
-                >(0x0a, 0, ::fastrs::table_field!(RateLimitConfig, rate_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ConfigMetadata>>,
-                >(0x12, 0, ::fastrs::table_field!(RateLimitConfig, metadata)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(RateLimitConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RateLimitConfig, unknown_fields, [0, 1, 2];
+        0x0a rate_limit: __fastrs::Optional<__fastrs::Tab<RateLimit>>;
+        0x12 metadata: __fastrs::Optional<__fastrs::Tab<ConfigMetadata>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueueConfig {
@@ -2219,66 +895,16 @@ pub struct TaskQueueConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueConfig {
     const FULL_NAME: &'static str = "temporal.api.taskqueue.v1.TaskQueueConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            TaskQueueConfig,
-            [__fastrs::table::Entry<TaskQueueConfig>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<RateLimitConfig>>,
-                >(0x0a, 0, ::fastrs::table_field!(TaskQueueConfig, queue_rate_limit)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<RateLimitConfig>>,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        TaskQueueConfig, fairness_keys_rate_limit_default
-                    ),
-                ),
-                __fastrs::table::Entry::hooked(0x1a),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(TaskQueueConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        TaskQueueConfig, unknown_fields, [0, 1, 2, 3];
+        0x0a queue_rate_limit: __fastrs::Optional<__fastrs::Tab<RateLimitConfig>>;
+        0x12 fairness_keys_rate_limit_default: __fastrs::Optional<__fastrs::Tab<RateLimitConfig>>;
+        0x1a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,

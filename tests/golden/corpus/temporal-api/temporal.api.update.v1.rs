@@ -21,60 +21,14 @@ pub struct WaitPolicy {
 #[allow(deprecated)]
 impl ::fastrs::Message for WaitPolicy {
     const FULL_NAME: &'static str = "temporal.api.update.v1.WaitPolicy";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WaitPolicy {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WaitPolicy,
-            [__fastrs::table::Entry<WaitPolicy>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage,
-                        >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(WaitPolicy, lifecycle_stage)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WaitPolicy, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WaitPolicy, unknown_fields, [0, 1];
+        0x08 lifecycle_stage: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage>>;
+    }
 }
 /// The data needed by a client to refer to a previously invoked Workflow Update.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -89,61 +43,15 @@ pub struct UpdateRef {
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateRef {
     const FULL_NAME: &'static str = "temporal.api.update.v1.UpdateRef";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateRef {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            UpdateRef,
-            [__fastrs::table::Entry<UpdateRef>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(UpdateRef, workflow_execution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(UpdateRef, update_id)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(UpdateRef, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        UpdateRef, unknown_fields, [0, 1, 2];
+        0x0a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x12 update_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// The outcome of a Workflow Update: success or failure.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -155,55 +63,15 @@ pub struct Outcome {
 #[allow(deprecated)]
 impl ::fastrs::Message for Outcome {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Outcome";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Outcome {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Outcome,
-            [__fastrs::table::Entry<Outcome>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Outcome, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Outcome, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -312,56 +180,15 @@ pub struct Meta {
 #[allow(deprecated)]
 impl ::fastrs::Message for Meta {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Meta";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Meta {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<Meta, [__fastrs::table::Entry<Meta>; 2]> = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Meta, update_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Meta, identity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Meta, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Meta, unknown_fields, [0, 1, 2];
+        0x0a update_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 identity: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Input {
@@ -378,66 +205,16 @@ pub struct Input {
 #[allow(deprecated)]
 impl ::fastrs::Message for Input {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Input";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Input {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Input,
-            [__fastrs::table::Entry<Input>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(Input, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(Input, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(Input, args)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Input, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Input, unknown_fields, [0, 1, 2, 3];
+        0x0a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x12 name: __fastrs::Implicit<__fastrs::Str>;
+        0x1a args: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+    }
 }
 /// The client request that triggers a Workflow Update.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -458,72 +235,18 @@ pub struct Request {
 #[allow(deprecated)]
 impl ::fastrs::Message for Request {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Request";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Request {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Request,
-            [__fastrs::table::Entry<Request>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Meta>>,
-                >(0x0a, 0, ::fastrs::table_field!(Request, meta)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Input>>,
-                >(0x12, 0, ::fastrs::table_field!(Request, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(Request, request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::common::v1::Callback>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(Request, completion_callbacks)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<
-                        __fastrs::table::Tab<super::super::common::v1::Link>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(Request, links)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(Request, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Request, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a meta: __fastrs::Optional<__fastrs::Tab<Meta>>;
+        0x12 input: __fastrs::Optional<__fastrs::Tab<Input>>;
+        0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
+        0x22 completion_callbacks: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Callback>>;
+        0x2a links: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Link>>;
+    }
 }
 /// An Update protocol message indicating that a Workflow Update has been rejected.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -538,77 +261,17 @@ pub struct Rejection {
 #[allow(deprecated)]
 impl ::fastrs::Message for Rejection {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Rejection";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Rejection {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Rejection,
-            [__fastrs::table::Entry<Rejection>; 4],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(Rejection, rejected_request_message_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        Rejection, rejected_request_sequencing_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Request>>,
-                >(0x1a, 0, ::fastrs::table_field!(Rejection, rejected_request)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(Rejection, failure)),
-            ],
-            &[0, 1, 2, 3, 4],
-            ::fastrs::table_field!(Rejection, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Rejection, unknown_fields, [0, 1, 2, 3, 4];
+        0x0a rejected_request_message_id: __fastrs::Implicit<__fastrs::Str>;
+        0x10 rejected_request_sequencing_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a rejected_request: __fastrs::Optional<__fastrs::Tab<Request>>;
+        0x22 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+    }
 }
 /// An Update protocol message indicating that a Workflow Update has
 /// been accepted (i.e. passed the worker-side validation phase).
@@ -623,72 +286,16 @@ pub struct Acceptance {
 #[allow(deprecated)]
 impl ::fastrs::Message for Acceptance {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Acceptance";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Acceptance {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Acceptance,
-            [__fastrs::table::Entry<Acceptance>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(Acceptance, accepted_request_message_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        Acceptance, accepted_request_sequencing_event_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Request>>,
-                >(0x1a, 0, ::fastrs::table_field!(Acceptance, accepted_request)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(Acceptance, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Acceptance, unknown_fields, [0, 1, 2, 3];
+        0x0a accepted_request_message_id: __fastrs::Implicit<__fastrs::Str>;
+        0x10 accepted_request_sequencing_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x1a accepted_request: __fastrs::Optional<__fastrs::Tab<Request>>;
+    }
 }
 /// An Update protocol message indicating that a Workflow Update has
 /// completed with the contained outcome.
@@ -702,57 +309,13 @@ pub struct Response {
 #[allow(deprecated)]
 impl ::fastrs::Message for Response {
     const FULL_NAME: &'static str = "temporal.api.update.v1.Response";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Response {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Response,
-            [__fastrs::table::Entry<Response>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Meta>>,
-                >(0x0a, 0, ::fastrs::table_field!(Response, meta)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<Outcome>>,
-                >(0x12, 0, ::fastrs::table_field!(Response, outcome)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Response, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Response, unknown_fields, [0, 1, 2];
+        0x0a meta: __fastrs::Optional<__fastrs::Tab<Meta>>;
+        0x12 outcome: __fastrs::Optional<__fastrs::Tab<Outcome>>;
+    }
 }

@@ -15,64 +15,16 @@ pub struct ReleaseInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ReleaseInfo {
     const FULL_NAME: &'static str = "temporal.api.version.v1.ReleaseInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ReleaseInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ReleaseInfo,
-            [__fastrs::table::Entry<ReleaseInfo>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ReleaseInfo, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(ReleaseInfo, release_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(ReleaseInfo, notes)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(ReleaseInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ReleaseInfo, unknown_fields, [0, 1, 2, 3];
+        0x0a version: __fastrs::Implicit<__fastrs::Str>;
+        0x12 release_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x1a notes: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Alert contains notification and severity.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -85,61 +37,15 @@ pub struct Alert {
 #[allow(deprecated)]
 impl ::fastrs::Message for Alert {
     const FULL_NAME: &'static str = "temporal.api.version.v1.Alert";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Alert {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            Alert,
-            [__fastrs::table::Entry<Alert>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(Alert, message)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::Severity>,
-                    >,
-                >(0x10, 0, ::fastrs::table_field!(Alert, severity)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(Alert, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        Alert, unknown_fields, [0, 1, 2];
+        0x0a message: __fastrs::Implicit<__fastrs::Str>;
+        0x10 severity: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::Severity>>;
+    }
 }
 /// VersionInfo contains details about current and recommended release versions as well as alerts and upgrade instructions.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -155,68 +61,16 @@ pub struct VersionInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for VersionInfo {
     const FULL_NAME: &'static str = "temporal.api.version.v1.VersionInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for VersionInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            VersionInfo,
-            [__fastrs::table::Entry<VersionInfo>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ReleaseInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(VersionInfo, current)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ReleaseInfo>>,
-                >(0x12, 0, ::fastrs::table_field!(VersionInfo, recommended)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(VersionInfo, instructions)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<Alert>>,
-                >(0x22, 0, ::fastrs::table_field!(VersionInfo, alerts)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(VersionInfo, last_update_time)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(VersionInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        VersionInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a current: __fastrs::Optional<__fastrs::Tab<ReleaseInfo>>;
+        0x12 recommended: __fastrs::Optional<__fastrs::Tab<ReleaseInfo>>;
+        0x1a instructions: __fastrs::Implicit<__fastrs::Str>;
+        0x22 alerts: __fastrs::Repeated<__fastrs::Tab<Alert>>;
+        0x2a last_update_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+    }
 }

@@ -19,68 +19,16 @@ pub struct WorkerPollerInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerPollerInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerPollerInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerPollerInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerPollerInfo,
-            [__fastrs::table::Entry<WorkerPollerInfo>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x08, 0, ::fastrs::table_field!(WorkerPollerInfo, current_pollers)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkerPollerInfo, last_successful_poll_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(WorkerPollerInfo, is_autoscaling)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkerPollerInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerPollerInfo, unknown_fields, [0, 1, 2, 3];
+        0x08 current_pollers: __fastrs::Implicit<__fastrs::Int32>;
+        0x12 last_successful_poll_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x18 is_autoscaling: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkerSlotsInfo {
@@ -109,92 +57,20 @@ pub struct WorkerSlotsInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerSlotsInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerSlotsInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerSlotsInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerSlotsInfo,
-            [__fastrs::table::Entry<WorkerSlotsInfo>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(WorkerSlotsInfo, current_available_slots),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x10, 0, ::fastrs::table_field!(WorkerSlotsInfo, current_used_slots)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkerSlotsInfo, slot_supplier_kind)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(WorkerSlotsInfo, total_processed_tasks),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(WorkerSlotsInfo, total_failed_tasks)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkerSlotsInfo, last_interval_processed_tasks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x38,
-                    0,
-                    ::fastrs::table_field!(WorkerSlotsInfo, last_interval_failure_tasks),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(WorkerSlotsInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerSlotsInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x08 current_available_slots: __fastrs::Implicit<__fastrs::Int32>;
+        0x10 current_used_slots: __fastrs::Implicit<__fastrs::Int32>;
+        0x1a slot_supplier_kind: __fastrs::Implicit<__fastrs::Str>;
+        0x20 total_processed_tasks: __fastrs::Implicit<__fastrs::Int32>;
+        0x28 total_failed_tasks: __fastrs::Implicit<__fastrs::Int32>;
+        0x30 last_interval_processed_tasks: __fastrs::Implicit<__fastrs::Int32>;
+        0x38 last_interval_failure_tasks: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 /// Holds everything needed to identify the worker host/process context
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -220,76 +96,18 @@ pub struct WorkerHostInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerHostInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerHostInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerHostInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerHostInfo,
-            [__fastrs::table::Entry<WorkerHostInfo>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerHostInfo, host_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkerHostInfo, process_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x1d,
-                    0,
-                    ::fastrs::table_field!(WorkerHostInfo, current_host_cpu_usage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Float>,
-                >(
-                    0x25,
-                    0,
-                    ::fastrs::table_field!(WorkerHostInfo, current_host_mem_usage),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(WorkerHostInfo, worker_grouping_key)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(WorkerHostInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerHostInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a host_name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 process_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1d current_host_cpu_usage: __fastrs::Implicit<__fastrs::Float>;
+        0x25 current_host_mem_usage: __fastrs::Implicit<__fastrs::Float>;
+        0x2a worker_grouping_key: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Worker info message, contains information about the worker and its current state.
 /// All information is provided by the worker itself.
@@ -348,184 +166,38 @@ pub struct WorkerHeartbeat {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerHeartbeat {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerHeartbeat";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerHeartbeat {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerHeartbeat,
-            [__fastrs::table::Entry<WorkerHeartbeat>; 24],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerHeartbeat, worker_instance_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkerHeartbeat, worker_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerHostInfo>>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkerHeartbeat, host_info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x22, 0, ::fastrs::table_field!(WorkerHeartbeat, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(WorkerHeartbeat, deployment_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(WorkerHeartbeat, sdk_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(WorkerHeartbeat, sdk_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::WorkerStatus>,
-                    >,
-                >(0x40, 0, ::fastrs::table_field!(WorkerHeartbeat, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(WorkerHeartbeat, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(WorkerHeartbeat, heartbeat_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, elapsed_since_last_heartbeat),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerSlotsInfo>>,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, workflow_task_slots_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerSlotsInfo>>,
-                >(
-                    0x6a,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, activity_task_slots_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerSlotsInfo>>,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, nexus_task_slots_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerSlotsInfo>>,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, local_activity_slots_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerPollerInfo>>,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, workflow_poller_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerPollerInfo>>,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, workflow_sticky_poller_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerPollerInfo>>,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, activity_poller_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerPollerInfo>>,
-                >(0x9a, 0, ::fastrs::table_field!(WorkerHeartbeat, nexus_poller_info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0xa0,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, total_sticky_cache_hit),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0xa8,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, total_sticky_cache_miss),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0xb0,
-                    0,
-                    ::fastrs::table_field!(WorkerHeartbeat, current_sticky_cache_size),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<PluginInfo>>,
-                >(0xba, 0, ::fastrs::table_field!(WorkerHeartbeat, plugins)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<StorageDriverInfo>>,
-                >(0xc2, 0, ::fastrs::table_field!(WorkerHeartbeat, drivers)),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24,
-            ],
-            ::fastrs::table_field!(WorkerHeartbeat, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerHeartbeat, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+            17, 18, 19, 20, 21, 22, 23, 24];
+        0x0a worker_instance_key: __fastrs::Implicit<__fastrs::Str>;
+        0x12 worker_identity: __fastrs::Implicit<__fastrs::Str>;
+        0x1a host_info: __fastrs::Optional<__fastrs::Tab<WorkerHostInfo>>;
+        0x22 task_queue: __fastrs::Implicit<__fastrs::Str>;
+        0x2a deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+        0x32 sdk_name: __fastrs::Implicit<__fastrs::Str>;
+        0x3a sdk_version: __fastrs::Implicit<__fastrs::Str>;
+        0x40 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkerStatus>>;
+        0x4a start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x52 heartbeat_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x5a elapsed_since_last_heartbeat: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x62 workflow_task_slots_info: __fastrs::Optional<__fastrs::Tab<WorkerSlotsInfo>>;
+        0x6a activity_task_slots_info: __fastrs::Optional<__fastrs::Tab<WorkerSlotsInfo>>;
+        0x72 nexus_task_slots_info: __fastrs::Optional<__fastrs::Tab<WorkerSlotsInfo>>;
+        0x7a local_activity_slots_info: __fastrs::Optional<__fastrs::Tab<WorkerSlotsInfo>>;
+        0x82 workflow_poller_info: __fastrs::Optional<__fastrs::Tab<WorkerPollerInfo>>;
+        0x8a workflow_sticky_poller_info: __fastrs::Optional<__fastrs::Tab<WorkerPollerInfo>>;
+        0x92 activity_poller_info: __fastrs::Optional<__fastrs::Tab<WorkerPollerInfo>>;
+        0x9a nexus_poller_info: __fastrs::Optional<__fastrs::Tab<WorkerPollerInfo>>;
+        0xa0 total_sticky_cache_hit: __fastrs::Implicit<__fastrs::Int32>;
+        0xa8 total_sticky_cache_miss: __fastrs::Implicit<__fastrs::Int32>;
+        0xb0 current_sticky_cache_size: __fastrs::Implicit<__fastrs::Int32>;
+        0xba plugins: __fastrs::Repeated<__fastrs::Tab<PluginInfo>>;
+        0xc2 drivers: __fastrs::Repeated<__fastrs::Tab<StorageDriverInfo>>;
+    }
 }
 /// Detailed worker information.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -537,56 +209,14 @@ pub struct WorkerInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerInfo,
-            [__fastrs::table::Entry<WorkerInfo>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<WorkerHeartbeat>>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerInfo, worker_heartbeat)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerInfo, unknown_fields, [0, 1];
+        0x0a worker_heartbeat: __fastrs::Optional<__fastrs::Tab<WorkerHeartbeat>>;
+    }
 }
 /// Limited worker information returned in the list response.
 /// When adding fields here, ensure that it is also added to WorkerInfo (as it carries the full worker information).
@@ -629,100 +259,26 @@ pub struct WorkerListInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerListInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerListInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerListInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerListInfo,
-            [__fastrs::table::Entry<WorkerListInfo>; 13],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkerListInfo, worker_instance_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(WorkerListInfo, worker_identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkerListInfo, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(WorkerListInfo, deployment_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x2a, 0, ::fastrs::table_field!(WorkerListInfo, sdk_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x32, 0, ::fastrs::table_field!(WorkerListInfo, sdk_version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::WorkerStatus>,
-                    >,
-                >(0x38, 0, ::fastrs::table_field!(WorkerListInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x42, 0, ::fastrs::table_field!(WorkerListInfo, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x4a, 0, ::fastrs::table_field!(WorkerListInfo, host_name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x52, 0, ::fastrs::table_field!(WorkerListInfo, worker_grouping_key)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x5a, 0, ::fastrs::table_field!(WorkerListInfo, process_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<PluginInfo>>,
-                >(0x62, 0, ::fastrs::table_field!(WorkerListInfo, plugins)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<StorageDriverInfo>>,
-                >(0x6a, 0, ::fastrs::table_field!(WorkerListInfo, drivers)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
-            ::fastrs::table_field!(WorkerListInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerListInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+        0x0a worker_instance_key: __fastrs::Implicit<__fastrs::Str>;
+        0x12 worker_identity: __fastrs::Implicit<__fastrs::Str>;
+        0x1a task_queue: __fastrs::Implicit<__fastrs::Str>;
+        0x22 deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+        0x2a sdk_name: __fastrs::Implicit<__fastrs::Str>;
+        0x32 sdk_version: __fastrs::Implicit<__fastrs::Str>;
+        0x38 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkerStatus>>;
+        0x42 start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x4a host_name: __fastrs::Implicit<__fastrs::Str>;
+        0x52 worker_grouping_key: __fastrs::Implicit<__fastrs::Str>;
+        0x5a process_id: __fastrs::Implicit<__fastrs::Str>;
+        0x62 plugins: __fastrs::Repeated<__fastrs::Tab<PluginInfo>>;
+        0x6a drivers: __fastrs::Repeated<__fastrs::Tab<StorageDriverInfo>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PluginInfo {
@@ -736,59 +292,15 @@ pub struct PluginInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for PluginInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.PluginInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PluginInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PluginInfo,
-            [__fastrs::table::Entry<PluginInfo>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PluginInfo, name)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PluginInfo, version)),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PluginInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PluginInfo, unknown_fields, [0, 1, 2];
+        0x0a name: __fastrs::Implicit<__fastrs::Str>;
+        0x12 version: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct StorageDriverInfo {
@@ -800,56 +312,14 @@ pub struct StorageDriverInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for StorageDriverInfo {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.StorageDriverInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StorageDriverInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            StorageDriverInfo,
-            [__fastrs::table::Entry<StorageDriverInfo>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(StorageDriverInfo, r#type)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(StorageDriverInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        StorageDriverInfo, unknown_fields, [0, 1];
+        0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// A command sent from the server to a worker.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -861,52 +331,14 @@ pub struct WorkerCommand {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerCommand {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerCommand";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerCommand {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerCommand,
-            [__fastrs::table::Entry<WorkerCommand>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerCommand, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerCommand, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -986,56 +418,14 @@ pub struct CancelActivityCommand {
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelActivityCommand {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.CancelActivityCommand";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelActivityCommand {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CancelActivityCommand,
-            [__fastrs::table::Entry<CancelActivityCommand>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bytes>,
-                >(0x0a, 0, ::fastrs::table_field!(CancelActivityCommand, task_token)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(CancelActivityCommand, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CancelActivityCommand, unknown_fields, [0, 1];
+        0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
+    }
 }
 /// The result of executing a WorkerCommand.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -1047,52 +437,14 @@ pub struct WorkerCommandResult {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerCommandResult {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.WorkerCommandResult";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerCommandResult {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkerCommandResult,
-            [__fastrs::table::Entry<WorkerCommandResult>; 1],
-        > = __fastrs::table::Table::new(
-            [__fastrs::table::Entry::hooked(0x0a)],
-            &[0, 1],
-            ::fastrs::table_field!(WorkerCommandResult, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkerCommandResult, unknown_fields, [0, 1];
+        0x0a => hooked;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1172,50 +524,11 @@ pub struct CancelActivityResult {
 #[allow(deprecated)]
 impl ::fastrs::Message for CancelActivityResult {
     const FULL_NAME: &'static str = "temporal.api.worker.v1.CancelActivityResult";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelActivityResult {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CancelActivityResult,
-            [__fastrs::table::Entry<CancelActivityResult>; 0],
-        > = __fastrs::table::Table::new(
-            [],
-            &[],
-            ::fastrs::table_field!(CancelActivityResult, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CancelActivityResult, unknown_fields, [];
+    }
 }

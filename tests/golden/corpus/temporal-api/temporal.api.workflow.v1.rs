@@ -95,238 +95,40 @@ pub struct WorkflowExecutionInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionInfo,
-            [__fastrs::table::Entry<WorkflowExecutionInfo>; 26],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionInfo, execution)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowExecutionInfo, r#type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowExecutionInfo, start_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(WorkflowExecutionInfo, close_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::WorkflowExecutionStatus,
-                        >,
-                    >,
-                >(0x28, 0, ::fastrs::table_field!(WorkflowExecutionInfo, status)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x30,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, history_length),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, parent_namespace_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, parent_execution),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, execution_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(WorkflowExecutionInfo, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<ResetPoints>>,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, auto_reset_points),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x6a, 0, ::fastrs::table_field!(WorkflowExecutionInfo, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x70,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, state_transition_count),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x78,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, history_size_bytes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionInfo, most_recent_worker_version_stamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, execution_duration),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowExecution>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, root_execution),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x9a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, assigned_build_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xa2,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, inherited_build_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0xaa, 0, ::fastrs::table_field!(WorkflowExecutionInfo, first_run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<WorkflowExecutionVersioningInfo>,
-                    >,
-                >(
-                    0xb2,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, versioning_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xba,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, worker_deployment_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(0xc2, 0, ::fastrs::table_field!(WorkflowExecutionInfo, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xc8,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionInfo, external_payload_size_bytes
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0xd0,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionInfo, external_payload_count),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25, 26,
-            ],
-            ::fastrs::table_field!(WorkflowExecutionInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+            15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26];
+        0x0a execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x12 r#type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x1a start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x22 close_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x28 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowExecutionStatus>>;
+        0x30 history_length: __fastrs::Implicit<__fastrs::Int64>;
+        0x3a parent_namespace_id: __fastrs::Implicit<__fastrs::Str>;
+        0x42 parent_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x4a execution_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x52 memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+        0x5a search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0x62 auto_reset_points: __fastrs::Optional<__fastrs::Tab<ResetPoints>>;
+        0x6a task_queue: __fastrs::Implicit<__fastrs::Str>;
+        0x70 state_transition_count: __fastrs::Implicit<__fastrs::Int64>;
+        0x78 history_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+        0x82 most_recent_worker_version_stamp: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+        0x8a execution_duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x92 root_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
+        0x9a assigned_build_id: __fastrs::Implicit<__fastrs::Str>;
+        0xa2 inherited_build_id: __fastrs::Implicit<__fastrs::Str>;
+        0xaa first_run_id: __fastrs::Implicit<__fastrs::Str>;
+        0xb2 versioning_info: __fastrs::Optional<__fastrs::Tab<WorkflowExecutionVersioningInfo>>;
+        0xba worker_deployment_name: __fastrs::Implicit<__fastrs::Str>;
+        0xc2 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+        0xc8 external_payload_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
+        0xd0 external_payload_count: __fastrs::Implicit<__fastrs::Int64>;
+    }
 }
 /// Holds all the extra information about workflow execution that is not part of Visibility.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -362,123 +164,21 @@ pub struct WorkflowExecutionExtendedInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionExtendedInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionExtendedInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionExtendedInfo,
-            [__fastrs::table::Entry<WorkflowExecutionExtendedInfo>; 8],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, execution_expiration_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, run_expiration_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, cancel_requested
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, last_reset_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionExtendedInfo, original_start_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionExtendedInfo, reset_run_id),
-                ),
-                __fastrs::table::Entry::hooked(0x3a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<WorkflowExecutionPauseInfo>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionExtendedInfo, pause_info),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            ::fastrs::table_field!(WorkflowExecutionExtendedInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionExtendedInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x0a execution_expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x12 run_expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x18 cancel_requested: __fastrs::Implicit<__fastrs::Bool>;
+        0x22 last_reset_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x2a original_start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x32 reset_run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x3a => hooked;
+        0x42 pause_info: __fastrs::Optional<__fastrs::Tab<WorkflowExecutionPauseInfo>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -651,143 +351,22 @@ pub struct WorkflowExecutionVersioningInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionVersioningInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionVersioningInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionVersioningInfo,
-            [__fastrs::table::Entry<WorkflowExecutionVersioningInfo>; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-                    >,
-                >(
-                    0x08,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionVersioningInfo, behavior),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionVersioningInfo, deployment),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<VersioningOverride>>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, versioning_override
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<DeploymentTransition>>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, deployment_transition
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionVersioningInfo, version),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<DeploymentVersionTransition>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, version_transition
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo, revision_number
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::ContinueAsNewVersioningBehavior,
-                        >,
-                    >,
-                >(
-                    0x48,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionVersioningInfo,
-                        continue_as_new_initial_versioning_behavior
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(WorkflowExecutionVersioningInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionVersioningInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        0x08 behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>>;
+        0x12 deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
+        0x1a versioning_override: __fastrs::Optional<__fastrs::Tab<VersioningOverride>>;
+        0x22 deployment_transition: __fastrs::Optional<__fastrs::Tab<DeploymentTransition>>;
+        0x2a version: __fastrs::Implicit<__fastrs::Str>;
+        0x32 version_transition: __fastrs::Optional<__fastrs::Tab<DeploymentVersionTransition>>;
+        0x3a deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+        0x40 revision_number: __fastrs::Implicit<__fastrs::Int64>;
+        0x48 continue_as_new_initial_versioning_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewVersioningBehavior>>;
+    }
 }
 /// Holds information about ongoing transition of a workflow execution from one deployment to another.
 /// Deprecated. Use DeploymentVersionTransition.
@@ -802,58 +381,14 @@ pub struct DeploymentTransition {
 #[allow(deprecated)]
 impl ::fastrs::Message for DeploymentTransition {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.DeploymentTransition";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeploymentTransition {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DeploymentTransition,
-            [__fastrs::table::Entry<DeploymentTransition>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentTransition, deployment)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(DeploymentTransition, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DeploymentTransition, unknown_fields, [0, 1];
+        0x0a deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
+    }
 }
 /// Holds information about ongoing transition of a workflow execution from one worker
 /// deployment version to another.
@@ -874,69 +409,15 @@ pub struct DeploymentVersionTransition {
 #[allow(deprecated)]
 impl ::fastrs::Message for DeploymentVersionTransition {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.DeploymentVersionTransition";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeploymentVersionTransition {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            DeploymentVersionTransition,
-            [__fastrs::table::Entry<DeploymentVersionTransition>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(DeploymentVersionTransition, version)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        DeploymentVersionTransition, deployment_version
-                    ),
-                ),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(DeploymentVersionTransition, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        DeploymentVersionTransition, unknown_fields, [0, 1, 2];
+        0x0a version: __fastrs::Implicit<__fastrs::Str>;
+        0x12 deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionConfig {
@@ -956,98 +437,18 @@ pub struct WorkflowExecutionConfig {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionConfig {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionConfig";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionConfig {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionConfig,
-            [__fastrs::table::Entry<WorkflowExecutionConfig>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionConfig, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionConfig, workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionConfig, workflow_run_timeout),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionConfig, default_workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionConfig, user_metadata),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(WorkflowExecutionConfig, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionConfig, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x12 workflow_execution_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x1a workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x22 default_workflow_task_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x2a user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PendingActivityInfo {
@@ -1122,221 +523,39 @@ pub struct PendingActivityInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for PendingActivityInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingActivityInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PendingActivityInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PendingActivityInfo,
-            [__fastrs::table::Entry<PendingActivityInfo>; 25],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PendingActivityInfo, activity_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::ActivityType>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(PendingActivityInfo, activity_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>,
-                    >,
-                >(0x18, 0, ::fastrs::table_field!(PendingActivityInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, heartbeat_details),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, last_heartbeat_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, last_started_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x38, 0, ::fastrs::table_field!(PendingActivityInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, maximum_attempts),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x4a, 0, ::fastrs::table_field!(PendingActivityInfo, scheduled_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x52, 0, ::fastrs::table_field!(PendingActivityInfo, expiration_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(0x5a, 0, ::fastrs::table_field!(PendingActivityInfo, last_failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, last_worker_identity),
-                ),
-                __fastrs::table::Entry::hooked(0x6a),
-                __fastrs::table::Entry::hooked_read(0x72),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::WorkerVersionStamp,
-                        >,
-                    >,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingActivityInfo, last_worker_version_stamp
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, current_retry_interval),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingActivityInfo, last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x92,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingActivityInfo, next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x98, 0, ::fastrs::table_field!(PendingActivityInfo, paused)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
-                    >,
-                >(0xa2, 0, ::fastrs::table_field!(PendingActivityInfo, last_deployment)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0xaa,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingActivityInfo, last_worker_deployment_version
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(0xb2, 0, ::fastrs::table_field!(PendingActivityInfo, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<pending_activity_info::PauseInfo>,
-                    >,
-                >(0xba, 0, ::fastrs::table_field!(PendingActivityInfo, pause_info)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::activity::v1::ActivityOptions>,
-                    >,
-                >(
-                    0xc2,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, activity_options),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::deployment::v1::WorkerDeploymentVersion,
-                        >,
-                    >,
-                >(
-                    0xca,
-                    0,
-                    ::fastrs::table_field!(PendingActivityInfo, last_deployment_version),
-                ),
-            ],
-            &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                21, 22, 23, 24, 25,
-            ],
-            ::fastrs::table_field!(PendingActivityInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PendingActivityInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+            16, 17, 18, 19, 20, 21, 22, 23, 24, 25];
+        0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
+        0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>>;
+        0x22 heartbeat_details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x2a last_heartbeat_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x32 last_started_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x38 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x40 maximum_attempts: __fastrs::Implicit<__fastrs::Int32>;
+        0x4a scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x52 expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x5a last_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x62 last_worker_identity: __fastrs::Implicit<__fastrs::Str>;
+        0x6a => hooked;
+        0x72 => hooked_read;
+        0x7a last_worker_version_stamp: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
+        0x82 current_retry_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x8a last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x92 next_attempt_schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x98 paused: __fastrs::Implicit<__fastrs::Bool>;
+        0xa2 last_deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
+        0xaa last_worker_deployment_version: __fastrs::Implicit<__fastrs::Str>;
+        0xb2 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+        0xba pause_info: __fastrs::Optional<__fastrs::Tab<pending_activity_info::PauseInfo>>;
+        0xc2 activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
+        0xca last_deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1463,60 +682,16 @@ pub mod pending_activity_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for PauseInfo {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingActivityInfo.PauseInfo";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for PauseInfo {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                PauseInfo,
-                [__fastrs::table::Entry<PauseInfo>; 3],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                        >,
-                    >(0x0a, 0, ::fastrs::table_field!(PauseInfo, pause_time)),
-                    __fastrs::table::Entry::hooked(0x12),
-                    __fastrs::table::Entry::hooked_read(0x22),
-                ],
-                &[0, 1, 2, 0, 3],
-                ::fastrs::table_field!(PauseInfo, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            PauseInfo, unknown_fields, [0, 1, 2, 0, 3];
+            0x0a pause_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+            0x12 => hooked;
+            0x22 => hooked_read;
+        }
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -1628,59 +803,15 @@ pub mod pending_activity_info {
         #[allow(deprecated)]
         impl ::fastrs::Message for Manual {
             const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingActivityInfo.PauseInfo.Manual";
-            fn size(&self) -> usize {
-                __fastrs::table::size(self)
-            }
-            fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                __fastrs::table::write_backward(self, w);
-            }
-            fn merge_from(
-                &mut self,
-                r: &mut ::fastrs::Reader<'_>,
-                depth: u32,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                __fastrs::table::merge(self, r, depth)
-            }
-            fn clear(&mut self) {
-                __fastrs::table::clear(self);
-            }
-            fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-                &self.unknown_fields
-            }
-            fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-                &mut self.unknown_fields
-            }
-            fn fast_read_partial(
-                &mut self,
-                buf: &[u8],
-                options: &::fastrs::DecodeOptions,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-            }
-            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-                __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-            }
+            __fastrs::table::methods!(unknown_fields);
         }
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for Manual {
-            const TABLE: &'static __fastrs::table::Table<Self> = {
-                static TABLE: __fastrs::table::Table<
-                    Manual,
-                    [__fastrs::table::Entry<Manual>; 2],
-                > = __fastrs::table::Table::new(
-                    [
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x0a, 0, ::fastrs::table_field!(Manual, identity)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x12, 0, ::fastrs::table_field!(Manual, reason)),
-                    ],
-                    &[0, 1, 2],
-                    ::fastrs::table_field!(Manual, unknown_fields),
-                );
-                &TABLE
-            };
+            __fastrs::table::table! {
+                Manual, unknown_fields, [0, 1, 2];
+                0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+                0x12 reason: __fastrs::Implicit<__fastrs::Str>;
+            }
         }
         #[derive(Clone, PartialEq, Default, Debug)]
         pub struct Rule {
@@ -1696,62 +827,16 @@ pub mod pending_activity_info {
         #[allow(deprecated)]
         impl ::fastrs::Message for Rule {
             const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingActivityInfo.PauseInfo.Rule";
-            fn size(&self) -> usize {
-                __fastrs::table::size(self)
-            }
-            fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-                __fastrs::table::write_backward(self, w);
-            }
-            fn merge_from(
-                &mut self,
-                r: &mut ::fastrs::Reader<'_>,
-                depth: u32,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                __fastrs::table::merge(self, r, depth)
-            }
-            fn clear(&mut self) {
-                __fastrs::table::clear(self);
-            }
-            fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-                &self.unknown_fields
-            }
-            fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-                &mut self.unknown_fields
-            }
-            fn fast_read_partial(
-                &mut self,
-                buf: &[u8],
-                options: &::fastrs::DecodeOptions,
-            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-                __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-            }
-            fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-                __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-            }
+            __fastrs::table::methods!(unknown_fields);
         }
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for Rule {
-            const TABLE: &'static __fastrs::table::Table<Self> = {
-                static TABLE: __fastrs::table::Table<
-                    Rule,
-                    [__fastrs::table::Entry<Rule>; 3],
-                > = __fastrs::table::Table::new(
-                    [
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x0a, 0, ::fastrs::table_field!(Rule, rule_id)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x12, 0, ::fastrs::table_field!(Rule, identity)),
-                        __fastrs::table::Entry::new::<
-                            __fastrs::table::Implicit<__fastrs::Str>,
-                        >(0x1a, 0, ::fastrs::table_field!(Rule, reason)),
-                    ],
-                    &[0, 1, 2, 3],
-                    ::fastrs::table_field!(Rule, unknown_fields),
-                );
-                &TABLE
-            };
+            __fastrs::table::table! {
+                Rule, unknown_fields, [0, 1, 2, 3];
+                0x0a rule_id: __fastrs::Implicit<__fastrs::Str>;
+                0x12 identity: __fastrs::Implicit<__fastrs::Str>;
+                0x1a reason: __fastrs::Implicit<__fastrs::Str>;
+            }
         }
     }
 }
@@ -1771,88 +856,18 @@ pub struct PendingChildExecutionInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for PendingChildExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingChildExecutionInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PendingChildExecutionInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PendingChildExecutionInfo,
-            [__fastrs::table::Entry<PendingChildExecutionInfo>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(PendingChildExecutionInfo, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PendingChildExecutionInfo, run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(PendingChildExecutionInfo, workflow_type_name),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x20,
-                    0,
-                    ::fastrs::table_field!(PendingChildExecutionInfo, initiated_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>,
-                    >,
-                >(
-                    0x28,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingChildExecutionInfo, parent_close_policy
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(PendingChildExecutionInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PendingChildExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x0a workflow_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x1a workflow_type_name: __fastrs::Implicit<__fastrs::Str>;
+        0x20 initiated_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x28 parent_close_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ParentClosePolicy>>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct PendingWorkflowTaskInfo {
@@ -1871,92 +886,18 @@ pub struct PendingWorkflowTaskInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for PendingWorkflowTaskInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingWorkflowTaskInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PendingWorkflowTaskInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PendingWorkflowTaskInfo,
-            [__fastrs::table::Entry<PendingWorkflowTaskInfo>; 5],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::PendingWorkflowTaskState,
-                        >,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(PendingWorkflowTaskInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(PendingWorkflowTaskInfo, scheduled_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingWorkflowTaskInfo, original_scheduled_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PendingWorkflowTaskInfo, started_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(PendingWorkflowTaskInfo, attempt)),
-            ],
-            &[0, 1, 2, 3, 4, 5],
-            ::fastrs::table_field!(PendingWorkflowTaskInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PendingWorkflowTaskInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        0x08 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::PendingWorkflowTaskState>>;
+        0x12 scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x1a original_scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x22 started_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x28 attempt: __fastrs::Implicit<__fastrs::Int32>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ResetPoints {
@@ -1967,56 +908,14 @@ pub struct ResetPoints {
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetPoints {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.ResetPoints";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetPoints {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ResetPoints,
-            [__fastrs::table::Entry<ResetPoints>; 1],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Repeated<__fastrs::table::Tab<ResetPointInfo>>,
-                >(0x0a, 0, ::fastrs::table_field!(ResetPoints, points)),
-            ],
-            &[0, 1],
-            ::fastrs::table_field!(ResetPoints, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ResetPoints, unknown_fields, [0, 1];
+        0x0a points: __fastrs::Repeated<__fastrs::Tab<ResetPointInfo>>;
+    }
 }
 /// ResetPointInfo records the workflow event id that is the first one processed by a given
 /// build id or binary checksum. A new reset point will be created if either build id or binary
@@ -2045,84 +944,20 @@ pub struct ResetPointInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetPointInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.ResetPointInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetPointInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            ResetPointInfo,
-            [__fastrs::table::Entry<ResetPointInfo>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(ResetPointInfo, binary_checksum)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(ResetPointInfo, run_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(
-                        ResetPointInfo, first_workflow_task_completed_id
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(ResetPointInfo, create_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x2a, 0, ::fastrs::table_field!(ResetPointInfo, expire_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x30, 0, ::fastrs::table_field!(ResetPointInfo, resettable)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x3a, 0, ::fastrs::table_field!(ResetPointInfo, build_id)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(ResetPointInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        ResetPointInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a binary_checksum: __fastrs::Implicit<__fastrs::Str>;
+        0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
+        0x18 first_workflow_task_completed_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x22 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x2a expire_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x30 resettable: __fastrs::Implicit<__fastrs::Bool>;
+        0x3a build_id: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// NewWorkflowExecutionInfo is a shared message that encapsulates all the
 /// required arguments to starting a workflow in different contexts.
@@ -2169,181 +1004,30 @@ pub struct NewWorkflowExecutionInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for NewWorkflowExecutionInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.NewWorkflowExecutionInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NewWorkflowExecutionInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NewWorkflowExecutionInfo,
-            [__fastrs::table::Entry<NewWorkflowExecutionInfo>; 16],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, workflow_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::WorkflowType>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, workflow_type),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::taskqueue::v1::TaskQueue>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, task_queue)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Payloads>,
-                    >,
-                >(0x22, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, input)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        NewWorkflowExecutionInfo, workflow_execution_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        NewWorkflowExecutionInfo, workflow_run_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        NewWorkflowExecutionInfo, workflow_task_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::WorkflowIdReusePolicy,
-                        >,
-                    >,
-                >(
-                    0x40,
-                    0,
-                    ::fastrs::table_field!(
-                        NewWorkflowExecutionInfo, workflow_id_reuse_policy
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::RetryPolicy>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, retry_policy),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, cron_schedule),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Memo>,
-                    >,
-                >(0x5a, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, memo)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::SearchAttributes>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, search_attributes),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Header>,
-                    >,
-                >(0x6a, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, header)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::sdk::v1::UserMetadata>,
-                    >,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, user_metadata),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<VersioningOverride>>,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(NewWorkflowExecutionInfo, versioning_override),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(0x82, 0, ::fastrs::table_field!(NewWorkflowExecutionInfo, priority)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
-            ::fastrs::table_field!(NewWorkflowExecutionInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NewWorkflowExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15, 16];
+        0x0a workflow_id: __fastrs::Implicit<__fastrs::Str>;
+        0x12 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
+        0x1a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
+        0x22 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x2a workflow_execution_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x32 workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x3a workflow_task_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x40 workflow_id_reuse_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowIdReusePolicy>>;
+        0x4a retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
+        0x52 cron_schedule: __fastrs::Implicit<__fastrs::Str>;
+        0x5a memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
+        0x62 search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
+        0x6a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
+        0x72 user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
+        0x7a versioning_override: __fastrs::Optional<__fastrs::Tab<VersioningOverride>>;
+        0x82 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+    }
 }
 /// CallbackInfo contains the state of an attached workflow callback.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -2376,102 +1060,22 @@ pub struct CallbackInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for CallbackInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.CallbackInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CallbackInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            CallbackInfo,
-            [__fastrs::table::Entry<CallbackInfo>; 9],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Callback>,
-                    >,
-                >(0x0a, 0, ::fastrs::table_field!(CallbackInfo, callback)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<callback_info::Trigger>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(CallbackInfo, trigger)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(0x1a, 0, ::fastrs::table_field!(CallbackInfo, registration_time)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::CallbackState>,
-                    >,
-                >(0x20, 0, ::fastrs::table_field!(CallbackInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x28, 0, ::fastrs::table_field!(CallbackInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(CallbackInfo, last_attempt_complete_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(0x3a, 0, ::fastrs::table_field!(CallbackInfo, last_attempt_failure)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x42,
-                    0,
-                    ::fastrs::table_field!(CallbackInfo, next_attempt_schedule_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x4a, 0, ::fastrs::table_field!(CallbackInfo, blocked_reason)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-            ::fastrs::table_field!(CallbackInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        CallbackInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        0x0a callback: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Callback>>;
+        0x12 trigger: __fastrs::Optional<__fastrs::Tab<callback_info::Trigger>>;
+        0x1a registration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x20 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::CallbackState>>;
+        0x28 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x32 last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x3a last_attempt_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x42 next_attempt_schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x4a blocked_reason: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 /// Types nested in [`CallbackInfo`].
 pub mod callback_info {
@@ -2486,52 +1090,13 @@ pub mod callback_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for WorkflowClosed {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.CallbackInfo.WorkflowClosed";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for WorkflowClosed {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                WorkflowClosed,
-                [__fastrs::table::Entry<WorkflowClosed>; 0],
-            > = __fastrs::table::Table::new(
-                [],
-                &[],
-                ::fastrs::table_field!(WorkflowClosed, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            WorkflowClosed, unknown_fields, [];
+        }
     }
     /// Trigger for when a workflow update is completed.
     #[derive(Clone, PartialEq, Default, Debug)]
@@ -2543,62 +1108,14 @@ pub mod callback_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for UpdateWorkflowExecutionCompleted {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.CallbackInfo.UpdateWorkflowExecutionCompleted";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for UpdateWorkflowExecutionCompleted {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                UpdateWorkflowExecutionCompleted,
-                [__fastrs::table::Entry<UpdateWorkflowExecutionCompleted>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(
-                            UpdateWorkflowExecutionCompleted, update_id
-                        ),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(UpdateWorkflowExecutionCompleted, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            UpdateWorkflowExecutionCompleted, unknown_fields, [0, 1];
+            0x0a update_id: __fastrs::Implicit<__fastrs::Str>;
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Trigger {
@@ -2609,55 +1126,15 @@ pub mod callback_info {
     #[allow(deprecated)]
     impl ::fastrs::Message for Trigger {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.CallbackInfo.Trigger";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Trigger {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                Trigger,
-                [__fastrs::table::Entry<Trigger>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::hooked(0x0a),
-                    __fastrs::table::Entry::hooked_read(0x12),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(Trigger, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            Trigger, unknown_fields, [0, 1, 2];
+            0x0a => hooked;
+            0x12 => hooked_read;
+        }
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -2829,184 +1306,31 @@ pub struct PendingNexusOperationInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for PendingNexusOperationInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PendingNexusOperationInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PendingNexusOperationInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PendingNexusOperationInfo,
-            [__fastrs::table::Entry<PendingNexusOperationInfo>; 17],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(PendingNexusOperationInfo, endpoint)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x12, 0, ::fastrs::table_field!(PendingNexusOperationInfo, service)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(PendingNexusOperationInfo, operation)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, operation_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, schedule_to_close_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, scheduled_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::PendingNexusOperationState,
-                        >,
-                    >,
-                >(0x38, 0, ::fastrs::table_field!(PendingNexusOperationInfo, state)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(0x40, 0, ::fastrs::table_field!(PendingNexusOperationInfo, attempt)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x4a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x52,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, last_attempt_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x5a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<NexusOperationCancellationInfo>,
-                    >,
-                >(
-                    0x62,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, cancellation_info),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(
-                    0x68,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, scheduled_event_id),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x72,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, blocked_reason),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x7a,
-                    0,
-                    ::fastrs::table_field!(PendingNexusOperationInfo, operation_token),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x82,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, schedule_to_start_timeout
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Duration>,
-                    >,
-                >(
-                    0x8a,
-                    0,
-                    ::fastrs::table_field!(
-                        PendingNexusOperationInfo, start_to_close_timeout
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
-            ::fastrs::table_field!(PendingNexusOperationInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PendingNexusOperationInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15, 16, 17];
+        0x0a endpoint: __fastrs::Implicit<__fastrs::Str>;
+        0x12 service: __fastrs::Implicit<__fastrs::Str>;
+        0x1a operation: __fastrs::Implicit<__fastrs::Str>;
+        0x22 operation_id: __fastrs::Implicit<__fastrs::Str>;
+        0x2a schedule_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x32 scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x38 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::PendingNexusOperationState>>;
+        0x40 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x4a last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x52 last_attempt_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x5a next_attempt_schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x62 cancellation_info: __fastrs::Optional<__fastrs::Tab<NexusOperationCancellationInfo>>;
+        0x68 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x72 blocked_reason: __fastrs::Implicit<__fastrs::Str>;
+        0x7a operation_token: __fastrs::Implicit<__fastrs::Str>;
+        0x82 schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+        0x8a start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
+    }
 }
 /// NexusOperationCancellationInfo contains the state of a nexus operation cancellation.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3037,124 +1361,20 @@ pub struct NexusOperationCancellationInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationCancellationInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.NexusOperationCancellationInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCancellationInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            NexusOperationCancellationInfo,
-            [__fastrs::table::Entry<NexusOperationCancellationInfo>; 7],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, requested_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<
-                            super::super::enums::v1::NexusOperationCancellationState,
-                        >,
-                    >,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(NexusOperationCancellationInfo, state),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int32>,
-                >(
-                    0x18,
-                    0,
-                    ::fastrs::table_field!(NexusOperationCancellationInfo, attempt),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x22,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, last_attempt_complete_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::failure::v1::Failure>,
-                    >,
-                >(
-                    0x2a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, last_attempt_failure
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x32,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, next_attempt_schedule_time
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(
-                    0x3a,
-                    0,
-                    ::fastrs::table_field!(
-                        NexusOperationCancellationInfo, blocked_reason
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3, 4, 5, 6, 7],
-            ::fastrs::table_field!(NexusOperationCancellationInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        NexusOperationCancellationInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        0x0a requested_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusOperationCancellationState>>;
+        0x18 attempt: __fastrs::Implicit<__fastrs::Int32>;
+        0x22 last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x2a last_attempt_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
+        0x32 next_attempt_schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x3a blocked_reason: __fastrs::Implicit<__fastrs::Str>;
+    }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionOptions {
@@ -3180,78 +1400,16 @@ pub struct WorkflowExecutionOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionOptions {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionOptions,
-            [__fastrs::table::Entry<WorkflowExecutionOptions>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<__fastrs::table::Tab<VersioningOverride>>,
-                >(
-                    0x0a,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionOptions, versioning_override),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::common::v1::Priority>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(WorkflowExecutionOptions, priority)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<
-                            super::super::common::v1::TimeSkippingConfig,
-                        >,
-                    >,
-                >(
-                    0x1a,
-                    0,
-                    ::fastrs::table_field!(
-                        WorkflowExecutionOptions, time_skipping_config
-                    ),
-                ),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowExecutionOptions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionOptions, unknown_fields, [0, 1, 2, 3];
+        0x0a versioning_override: __fastrs::Optional<__fastrs::Tab<VersioningOverride>>;
+        0x12 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
+        0x1a time_skipping_config: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::TimeSkippingConfig>>;
+    }
 }
 /// Used to override the versioning behavior (and pinned deployment version, if applicable) of a
 /// specific workflow execution. If set, this override takes precedence over worker-sent values.
@@ -3287,69 +1445,19 @@ pub struct VersioningOverride {
 #[allow(deprecated)]
 impl ::fastrs::Message for VersioningOverride {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.VersioningOverride";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for VersioningOverride {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            VersioningOverride,
-            [__fastrs::table::Entry<VersioningOverride>; 6],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(VersioningOverride, behavior)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::table::Tab<super::super::deployment::v1::Deployment>,
-                    >,
-                >(0x12, 0, ::fastrs::table_field!(VersioningOverride, deployment)),
-                __fastrs::table::Entry::hooked(0x1a),
-                __fastrs::table::Entry::hooked_read(0x20),
-                __fastrs::table::Entry::hooked_read(0x2a),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x4a, 0, ::fastrs::table_field!(VersioningOverride, pinned_version)),
-            ],
-            &[0, 1, 2, 3, 4, 5, 0, 0, 0, 6],
-            ::fastrs::table_field!(VersioningOverride, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        VersioningOverride, unknown_fields, [0, 1, 2, 3, 4, 5, 0, 0, 0, 6];
+        0x08 behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>>;
+        0x12 deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
+        0x1a => hooked;
+        0x20 => hooked_read;
+        0x2a => hooked_read;
+        0x4a pinned_version: __fastrs::Implicit<__fastrs::Str>;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3510,65 +1618,15 @@ pub mod versioning_override {
     #[allow(deprecated)]
     impl ::fastrs::Message for PinnedOverride {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.VersioningOverride.PinnedOverride";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for PinnedOverride {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                PinnedOverride,
-                [__fastrs::table::Entry<PinnedOverride>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<
-                            __fastrs::OpenEnum<PinnedOverrideBehavior>,
-                        >,
-                    >(0x08, 0, ::fastrs::table_field!(PinnedOverride, behavior)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<
-                                super::super::super::deployment::v1::WorkerDeploymentVersion,
-                            >,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(PinnedOverride, version)),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(PinnedOverride, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            PinnedOverride, unknown_fields, [0, 1, 2];
+            0x08 behavior: __fastrs::Implicit<__fastrs::OpenEnum<PinnedOverrideBehavior>>;
+            0x12 version: __fastrs::Optional<__fastrs::Tab<super::super::super::deployment::v1::WorkerDeploymentVersion>>;
+        }
     }
     /// Routes Workflow Tasks for this execution to `target_deployment_version`
     /// until a Workflow Task completes on that version, then clears the override.
@@ -3601,66 +1659,14 @@ pub mod versioning_override {
     #[allow(deprecated)]
     impl ::fastrs::Message for OneTimeOverride {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.VersioningOverride.OneTimeOverride";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for OneTimeOverride {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                OneTimeOverride,
-                [__fastrs::table::Entry<OneTimeOverride>; 1],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<
-                                super::super::super::deployment::v1::WorkerDeploymentVersion,
-                            >,
-                        >,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(
-                            OneTimeOverride, target_deployment_version
-                        ),
-                    ),
-                ],
-                &[0, 1],
-                ::fastrs::table_field!(OneTimeOverride, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            OneTimeOverride, unknown_fields, [0, 1];
+            0x0a target_deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::super::deployment::v1::WorkerDeploymentVersion>>;
+        }
     }
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
@@ -3721,68 +1727,16 @@ pub struct OnConflictOptions {
 #[allow(deprecated)]
 impl ::fastrs::Message for OnConflictOptions {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.OnConflictOptions";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for OnConflictOptions {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            OnConflictOptions,
-            [__fastrs::table::Entry<OnConflictOptions>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x08, 0, ::fastrs::table_field!(OnConflictOptions, attach_request_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(
-                    0x10,
-                    0,
-                    ::fastrs::table_field!(
-                        OnConflictOptions, attach_completion_callbacks
-                    ),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(OnConflictOptions, attach_links)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(OnConflictOptions, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        OnConflictOptions, unknown_fields, [0, 1, 2, 3];
+        0x08 attach_request_id: __fastrs::Implicit<__fastrs::Bool>;
+        0x10 attach_completion_callbacks: __fastrs::Implicit<__fastrs::Bool>;
+        0x18 attach_links: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// RequestIdInfo contains details of a request ID.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3802,64 +1756,16 @@ pub struct RequestIdInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestIdInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.RequestIdInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestIdInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            RequestIdInfo,
-            [__fastrs::table::Entry<RequestIdInfo>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<
-                        __fastrs::OpenEnum<super::super::enums::v1::EventType>,
-                    >,
-                >(0x08, 0, ::fastrs::table_field!(RequestIdInfo, event_type)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Int64>,
-                >(0x10, 0, ::fastrs::table_field!(RequestIdInfo, event_id)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Bool>,
-                >(0x18, 0, ::fastrs::table_field!(RequestIdInfo, buffered)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(RequestIdInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        RequestIdInfo, unknown_fields, [0, 1, 2, 3];
+        0x08 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::EventType>>;
+        0x10 event_id: __fastrs::Implicit<__fastrs::Int64>;
+        0x18 buffered: __fastrs::Implicit<__fastrs::Bool>;
+    }
 }
 /// PostResetOperation represents an operation to be performed on the new workflow execution after a workflow reset.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -3871,55 +1777,15 @@ pub struct PostResetOperation {
 #[allow(deprecated)]
 impl ::fastrs::Message for PostResetOperation {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.PostResetOperation";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PostResetOperation {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            PostResetOperation,
-            [__fastrs::table::Entry<PostResetOperation>; 2],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::hooked(0x0a),
-                __fastrs::table::Entry::hooked_read(0x12),
-            ],
-            &[0, 1, 2],
-            ::fastrs::table_field!(PostResetOperation, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        PostResetOperation, unknown_fields, [0, 1, 2];
+        0x0a => hooked;
+        0x12 => hooked_read;
+    }
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -4051,73 +1917,17 @@ pub mod post_reset_operation {
     #[allow(deprecated)]
     impl ::fastrs::Message for SignalWorkflow {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.PostResetOperation.SignalWorkflow";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for SignalWorkflow {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                SignalWorkflow,
-                [__fastrs::table::Entry<SignalWorkflow>; 4],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Implicit<__fastrs::Str>,
-                    >(0x0a, 0, ::fastrs::table_field!(SignalWorkflow, signal_name)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<
-                                super::super::super::common::v1::Payloads,
-                            >,
-                        >,
-                    >(0x12, 0, ::fastrs::table_field!(SignalWorkflow, input)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<super::super::super::common::v1::Header>,
-                        >,
-                    >(0x1a, 0, ::fastrs::table_field!(SignalWorkflow, header)),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Repeated<
-                            __fastrs::table::Tab<super::super::super::common::v1::Link>,
-                        >,
-                    >(0x22, 0, ::fastrs::table_field!(SignalWorkflow, links)),
-                ],
-                &[0, 1, 2, 3, 4],
-                ::fastrs::table_field!(SignalWorkflow, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            SignalWorkflow, unknown_fields, [0, 1, 2, 3, 4];
+            0x0a signal_name: __fastrs::Implicit<__fastrs::Str>;
+            0x12 input: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Payloads>>;
+            0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Header>>;
+            0x22 links: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Link>>;
+        }
     }
     /// UpdateWorkflowOptions represents updating workflow execution options after a workflow reset.
     /// Keep the parameters in sync with temporal.api.workflowservice.v1.UpdateWorkflowExecutionOptionsRequest.
@@ -4136,73 +1946,15 @@ pub mod post_reset_operation {
     #[allow(deprecated)]
     impl ::fastrs::Message for UpdateWorkflowOptions {
         const FULL_NAME: &'static str = "temporal.api.workflow.v1.PostResetOperation.UpdateWorkflowOptions";
-        fn size(&self) -> usize {
-            __fastrs::table::size(self)
-        }
-        fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-            __fastrs::table::write_backward(self, w);
-        }
-        fn merge_from(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::table::merge(self, r, depth)
-        }
-        fn clear(&mut self) {
-            __fastrs::table::clear(self);
-        }
-        fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-            &self.unknown_fields
-        }
-        fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-            &mut self.unknown_fields
-        }
-        fn fast_read_partial(
-            &mut self,
-            buf: &[u8],
-            options: &::fastrs::DecodeOptions,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-        }
-        fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-            __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-        }
+        __fastrs::table::methods!(unknown_fields);
     }
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for UpdateWorkflowOptions {
-        const TABLE: &'static __fastrs::table::Table<Self> = {
-            static TABLE: __fastrs::table::Table<
-                UpdateWorkflowOptions,
-                [__fastrs::table::Entry<UpdateWorkflowOptions>; 2],
-            > = __fastrs::table::Table::new(
-                [
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::table::Tab<super::WorkflowExecutionOptions>,
-                        >,
-                    >(
-                        0x0a,
-                        0,
-                        ::fastrs::table_field!(
-                            UpdateWorkflowOptions, workflow_execution_options
-                        ),
-                    ),
-                    __fastrs::table::Entry::new::<
-                        __fastrs::table::Optional<
-                            __fastrs::Msg<::fastrs::well_known::FieldMask>,
-                        >,
-                    >(
-                        0x12,
-                        0,
-                        ::fastrs::table_field!(UpdateWorkflowOptions, update_mask),
-                    ),
-                ],
-                &[0, 1, 2],
-                ::fastrs::table_field!(UpdateWorkflowOptions, unknown_fields),
-            );
-            &TABLE
-        };
+        __fastrs::table::table! {
+            UpdateWorkflowOptions, unknown_fields, [0, 1, 2];
+            0x0a workflow_execution_options: __fastrs::Optional<__fastrs::Tab<super::WorkflowExecutionOptions>>;
+            0x12 update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
+        }
     }
 }
 /// WorkflowExecutionPauseInfo contains the information about a workflow execution pause.
@@ -4220,66 +1972,14 @@ pub struct WorkflowExecutionPauseInfo {
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionPauseInfo {
     const FULL_NAME: &'static str = "temporal.api.workflow.v1.WorkflowExecutionPauseInfo";
-    fn size(&self) -> usize {
-        __fastrs::table::size(self)
-    }
-    fn write_backward(&self, w: &mut ::fastrs::Writer<'_>) {
-        __fastrs::table::write_backward(self, w);
-    }
-    fn merge_from(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::table::merge(self, r, depth)
-    }
-    fn clear(&mut self) {
-        __fastrs::table::clear(self);
-    }
-    fn unknown_fields(&self) -> &::fastrs::UnknownFields {
-        &self.unknown_fields
-    }
-    fn unknown_fields_mut(&mut self) -> &mut ::fastrs::UnknownFields {
-        &mut self.unknown_fields
-    }
-    fn fast_read_partial(
-        &mut self,
-        buf: &[u8],
-        options: &::fastrs::DecodeOptions,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        __fastrs::compact::read_partial(self, Self::FULL_NAME, buf, options)
-    }
-    fn encode_to_vec(&self) -> ::fastrs::alloc::vec::Vec<u8> {
-        __fastrs::compact::encode_to_vec(self, Self::FULL_NAME)
-    }
+    __fastrs::table::methods!(unknown_fields);
 }
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionPauseInfo {
-    const TABLE: &'static __fastrs::table::Table<Self> = {
-        static TABLE: __fastrs::table::Table<
-            WorkflowExecutionPauseInfo,
-            [__fastrs::table::Entry<WorkflowExecutionPauseInfo>; 3],
-        > = __fastrs::table::Table::new(
-            [
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x0a, 0, ::fastrs::table_field!(WorkflowExecutionPauseInfo, identity)),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Optional<
-                        __fastrs::Msg<::fastrs::well_known::Timestamp>,
-                    >,
-                >(
-                    0x12,
-                    0,
-                    ::fastrs::table_field!(WorkflowExecutionPauseInfo, paused_time),
-                ),
-                __fastrs::table::Entry::new::<
-                    __fastrs::table::Implicit<__fastrs::Str>,
-                >(0x1a, 0, ::fastrs::table_field!(WorkflowExecutionPauseInfo, reason)),
-            ],
-            &[0, 1, 2, 3],
-            ::fastrs::table_field!(WorkflowExecutionPauseInfo, unknown_fields),
-        );
-        &TABLE
-    };
+    __fastrs::table::table! {
+        WorkflowExecutionPauseInfo, unknown_fields, [0, 1, 2, 3];
+        0x0a identity: __fastrs::Implicit<__fastrs::Str>;
+        0x12 paused_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
+        0x1a reason: __fastrs::Implicit<__fastrs::Str>;
+    }
 }

@@ -1,0 +1,165 @@
+//! The two macros size-mode code is written with: `table!`, a message's
+//! [`Table`](super::Table) as one line per entry, and `methods!`, the
+//! `Message` methods that run it. Generated code reaches them as
+//! `__fastrs::table::table!` and `__fastrs::table::methods!`.
+
+/// The `const TABLE` of an `impl Tabled`: the message type and the name
+/// of its unknown-fields field, the entry index of each small field
+/// number (see [`Table`](crate::__private::table::Table)), then one entry
+/// per field number, in ascending order:
+///
+/// ```text
+/// __fastrs::table::table! {
+///     Order, unknown_fields, [0, 1, 0, 2];
+///     0x0a id: Implicit<Str>;                  // tag, field: op
+///     0x1a | 0x18 lines: Packed<Uint32>;       // tag | its other encoding's
+///     0x22 => hooked;                          // a map, or a oneof run's first
+///     0x2a => hooked_read;                     // a oneof run's other members
+///     0x32 => checked_utf8;                    // a checked string extension
+/// }
+/// ```
+///
+/// Each field's type is checked against its op's at compile time, as
+/// [`table_field!`](crate::table_field) checks it.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __table {
+    (
+        $msg:ident, $unknown:ident, [$($index:literal),* $(,)?];
+        $($tag:literal $(| $alt:literal)? $(=> $hook:ident)? $($field:ident: $op:ty)?;)*
+    ) => {
+        const TABLE: &'static $crate::__private::table::Table<Self> = {
+            const N: usize = <[u32]>::len(&[$($tag),*]);
+            static TABLE: $crate::__private::table::Table<$msg, [$crate::__private::table::Entry<$msg>; N]> = {
+                // One place of the message's type for every entry's type
+                // check: no value is read, and no code is compiled for it.
+                let place = ::core::mem::MaybeUninit::<$msg>::uninit();
+                let at = place.as_ptr();
+                $crate::__private::table::Table::new(
+                    [$($crate::__table_entry!(
+                        $msg, at, $tag $(| $alt)? $(=> $hook)? $($field: $op)?
+                    )),*],
+                    &[$($index),*],
+                    $crate::__table_entry!(@field $msg, at, $unknown),
+                )
+            };
+            &TABLE
+        };
+    };
+}
+
+/// One entry of [`__table!`]'s table (`at` is its place of the message).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __table_entry {
+    ($msg:ident, $at:ident, $tag:literal => $hook:ident) => {
+        $crate::__private::table::Entry::<$msg>::$hook($tag)
+    };
+    ($msg:ident, $at:ident, $tag:literal $(| $alt:literal)? $field:ident: $op:ty) => {
+        $crate::__private::table::Entry::new::<$op>(
+            $tag,
+            // The other tag, or 0: `0 | alt` is `alt`.
+            0 $(| $alt)?,
+            $crate::__table_entry!(@field $msg, $at, $field),
+        )
+    };
+    (@field $msg:ident, $at:ident, $field:ident) => {
+        // SAFETY: the offset and the pointer are of the same field; the
+        // pointer, into a place that is never read, only gives its type.
+        unsafe {
+            $crate::__private::table::FieldAt::<$msg, _>::new(
+                ::core::mem::offset_of!($msg, $field),
+                &raw const (*$at).$field,
+            )
+        }
+    };
+}
+
+/// The `Message` methods of a size-mode message, given the name of its
+/// unknown-fields field: each one call into the runtime with the type's
+/// table, erased at compile time, so that no generic code is compiled per
+/// type (a debug build would compile a generic wrapper once per type).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __table_methods {
+    ($unknown:ident) => {
+        // SAFETY (each call): the table is `Self`'s, and the pointer is
+        // `self`, borrowed as the interpreter's contract asks.
+        fn size(&self) -> usize {
+            unsafe {
+                $crate::__private::table::run::size(
+                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    self as *const Self as *const u8,
+                )
+            }
+        }
+
+        fn write_backward(&self, w: &mut $crate::Writer<'_>) {
+            unsafe {
+                $crate::__private::table::run::write_backward(
+                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    self as *const Self as *const u8,
+                    w,
+                )
+            }
+        }
+
+        fn merge_from(
+            &mut self,
+            r: &mut $crate::Reader<'_>,
+            depth: u32,
+        ) -> ::core::result::Result<(), $crate::DecodeError> {
+            unsafe {
+                $crate::__private::table::run::merge(
+                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    self as *mut Self as *mut u8,
+                    r,
+                    depth,
+                )
+            }
+        }
+
+        fn clear(&mut self) {
+            unsafe {
+                $crate::__private::table::run::clear(
+                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    self as *mut Self as *mut u8,
+                )
+            }
+        }
+
+        fn unknown_fields(&self) -> &$crate::UnknownFields {
+            &self.$unknown
+        }
+
+        fn unknown_fields_mut(&mut self) -> &mut $crate::UnknownFields {
+            &mut self.$unknown
+        }
+
+        fn fast_read_partial(
+            &mut self,
+            buf: &[u8],
+            options: &$crate::DecodeOptions,
+        ) -> ::core::result::Result<(), $crate::DecodeError> {
+            unsafe {
+                $crate::__private::table::run::read_partial(
+                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    self as *mut Self as *mut u8,
+                    Self::FULL_NAME,
+                    buf,
+                    options,
+                )
+            }
+        }
+
+        fn encode_to_vec(&self) -> $crate::alloc::vec::Vec<u8> {
+            unsafe {
+                $crate::__private::table::run::encode_to_vec(
+                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    self as *const Self as *const u8,
+                    Self::FULL_NAME,
+                )
+            }
+        }
+    };
+}
