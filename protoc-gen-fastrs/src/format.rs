@@ -85,17 +85,20 @@ fn statements(tokens: TokenStream) -> Vec<String> {
 /// of a table entry: `0x1a | 0x18 lines: __fastrs::Packed<__fastrs::Int32>`.
 fn one_line(tokens: impl IntoIterator<Item = TokenTree>) -> String {
     let mut out = String::new();
-    // Whether the last token was the first `:` of a `::`.
-    let mut joined = false;
+    // The characters of an operator whose last one is still to come
+    // (`::`, `=>`, `..=`).
+    let mut op = String::new();
     for tree in tokens {
+        if let TokenTree::Punct(p) = &tree {
+            op.push(p.as_char());
+            if p.spacing() == Spacing::Joint {
+                continue;
+            }
+            push_operators(&mut out, &std::mem::take(&mut op));
+            continue;
+        }
         let word_follows = out.ends_with(|c: char| c.is_alphanumeric() || c == '_');
         match tree {
-            TokenTree::Ident(_) | TokenTree::Literal(_) => {
-                if word_follows {
-                    out.push(' ');
-                }
-                out.push_str(&tree.to_string());
-            }
             TokenTree::Group(g) => {
                 let (open, close) = match g.delimiter() {
                     Delimiter::Parenthesis => ("(", ")"),
@@ -107,31 +110,40 @@ fn one_line(tokens: impl IntoIterator<Item = TokenTree>) -> String {
                 out.push_str(&one_line(g.stream()));
                 out.push_str(close);
             }
-            TokenTree::Punct(p) => {
-                let (c, joint) = (p.as_char(), p.spacing() == Spacing::Joint);
-                match c {
-                    ':' if joined || joint => out.push(':'),
-                    ':' | ',' => {
-                        out.push(c);
-                        out.push(' ');
-                    }
-                    // The second half of `=>`.
-                    '>' if out.ends_with(" =") => out.push_str("> "),
-                    '<' | '>' => out.push(c),
-                    '=' if joint => out.push_str(" ="),
-                    _ => {
-                        out.push(' ');
-                        out.push(c);
-                        out.push(' ');
-                    }
+            _ => {
+                if word_follows {
+                    out.push(' ');
                 }
-                joined = c == ':' && joint;
-                continue;
+                out.push_str(&tree.to_string());
             }
         }
-        joined = false;
     }
+    push_operators(&mut out, &op);
     out.trim_end().to_owned()
+}
+
+/// Appends the operators of `run`, punctuation with no space between
+/// (`>>`, `>,`, `..=`), each spaced as rustfmt spaces it.
+fn push_operators(out: &mut String, mut run: &str) {
+    while let Some(c) = run.chars().next() {
+        let op = ["::", "..=", "=>"]
+            .into_iter()
+            .find(|op| run.starts_with(op))
+            .unwrap_or(&run[..c.len_utf8()]);
+        run = &run[op.len()..];
+        match op {
+            "::" | "<" | ">" => out.push_str(op),
+            ":" | "," => {
+                out.push_str(op);
+                out.push(' ');
+            }
+            _ => {
+                out.push(' ');
+                out.push_str(op);
+                out.push(' ');
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -148,14 +160,16 @@ mod tests {
         let laid = table(
             "M, unknown_fields, [0, 1, 2]; 0x0a id : __fastrs :: Implicit < __fastrs :: Str >; \
              0x12 | 0x10 ids : __fastrs :: Packed < __fastrs :: Int32 >; 0x1a => hooked; \
-             0x22 r#type : __fastrs :: Optional < __fastrs :: Tab < super :: super :: v1 :: Kind > >;",
+             0x22 r#type : __fastrs :: Optional < __fastrs :: Tab < super :: super :: v1 :: Kind > >; \
+             0x2a ..= 6 pick = m :: Pick :: A : __fastrs :: Member < __fastrs :: Str >;",
         );
         assert_eq!(
             laid,
             "impl T for M {\n    __fastrs::table::table! {\n        M, unknown_fields, [0, 1, 2];\n        \
              0x0a id: __fastrs::Implicit<__fastrs::Str>;\n        \
              0x12 | 0x10 ids: __fastrs::Packed<__fastrs::Int32>;\n        0x1a => hooked;\n        \
-             0x22 r#type: __fastrs::Optional<__fastrs::Tab<super::super::v1::Kind>>;\n    }\n}\n"
+             0x22 r#type: __fastrs::Optional<__fastrs::Tab<super::super::v1::Kind>>;\n        \
+             0x2a ..= 6 pick = m::Pick::A: __fastrs::Member<__fastrs::Str>;\n    }\n}\n"
         );
     }
 

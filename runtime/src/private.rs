@@ -25,7 +25,7 @@ pub mod table {
 /// The ops of table entries, beside the codecs they take, so that an
 /// entry reads `__fastrs::Optional<__fastrs::Tab<T>>`.
 pub use crate::table::{Expanded, ExpandedClosed, Implicit, ImplicitClosed, Optional, OptionalClosed};
-pub use crate::table::{Packed, PackedClosed, Repeated, Tab, TabBox};
+pub use crate::table::{Member, Packed, PackedClosed, Repeated, Tab, TabBox};
 
 /// What generated views call.
 pub mod view {

@@ -49,14 +49,15 @@ pub(super) fn helper(msg: &Message, name: &str) -> TokenStream {
 }
 
 /// `use ::fastrs::codec::Codec as _;` for a module whose impls call codec
-/// methods: one that holds a message with a oneof (its members sized by
-/// their codecs), or with a field other than a map (maps go through free
-/// functions; empty messages call nothing) that its table does not handle
-/// (a chain's sizes its fields by code).
+/// methods: one that holds a message with a oneof whose members are not
+/// table entries (sized by their codecs), or with a field other than a map
+/// (maps go through free functions; empty messages call nothing) that its
+/// table does not handle (a chain's sizes its fields by code).
 pub(super) fn codec_import(messages: &[Message]) -> TokenStream {
+    let by_code = |m: &Message| !m.strategy.table || m.chain.is_some();
     let calls_codecs = |m: &Message| {
-        !m.oneofs.is_empty()
-            || (!m.strategy.table || m.chain.is_some())
+        m.oneofs.iter().any(|o| by_code(m) || !members_are_entries(o))
+            || by_code(m)
                 && m.fields.iter().any(|f| {
                     !matches!(
                         (&f.shape, m.strategy.inline),
@@ -71,6 +72,16 @@ pub(super) fn codec_import(messages: &[Message]) -> TokenStream {
     } else {
         TokenStream::new()
     }
+}
+
+/// Whether the members of `oneof` are entries of its message's table (in
+/// size mode): unless one is a closed enum, whose unknown numbers go to the
+/// unknown fields without switching the oneof, which the table's hooks do.
+pub(super) fn members_are_entries(oneof: &Oneof) -> bool {
+    !oneof
+        .members
+        .iter()
+        .any(|m| matches!(&m.shape, Shape::OneofMember(Kind::Enum { closed: true, .. })))
 }
 
 /// True if `msg` recycles and a oneof has string, bytes or message members,

@@ -8,10 +8,10 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 use super::read;
-use super::strategy::{value_fn, ValueOp};
+use super::strategy::{members_are_entries, value_fn, ValueOp};
 use super::tokens::{codec, codec_call, key_len, match_oneof_run, tag_bytes, tag_value};
 use crate::model::plan::Target;
-use crate::model::{Field, Kind, Message, Shape, Slot, Tag};
+use crate::model::{Field, Kind, Message, Oneof, Shape, Slot, Tag};
 
 /// Field numbers up to this, or four per entry if more, are found by index;
 /// larger ones by binary search.
@@ -30,10 +30,16 @@ pub(super) fn tabled(msg: &Message) -> TokenStream {
         .fields
         .iter()
         .map(|f| (f.number, field_entry(msg, f)))
-        .chain(oneof_runs(msg).flat_map(|run| {
-            run.into_iter()
-                .enumerate()
-                .map(|(i, m)| (m.number, hook(&m.tag, if i == 0 { "hooked" } else { "hooked_read" })))
+        .chain(oneof_runs(msg).flat_map(|(oneof, run)| {
+            let last = run.last().map_or(0, |m| m.number);
+            run.into_iter().enumerate().map(move |(i, m)| {
+                let entry = if members_are_entries(oneof) {
+                    member_entry(msg, oneof, m, (i == 0).then_some(last))
+                } else {
+                    hook(&m.tag, if i == 0 { "hooked" } else { "hooked_read" })
+                };
+                (m.number, entry)
+            })
         }))
         .chain(
             msg.checked_extension_tags
@@ -126,11 +132,29 @@ fn shaped(msg: &Message, kind: &Kind, plain: &str, closed: &str) -> TokenStream 
     }
 }
 
+/// The entry of oneof member `m`: its tag, the oneof's field and the
+/// member's variant, and how its value is handled; on the first member of
+/// a run, the run's `last` field number.
+fn member_entry(msg: &Message, oneof: &Oneof, m: &Field, last: Option<u32>) -> TokenStream {
+    let Shape::OneofMember(kind) = &m.shape else {
+        unreachable!("oneof members are lowered as OneofMember")
+    };
+    let tag = tag_value(&m.tag);
+    let last = last.map(|n| {
+        let n = Literal::u32_unsuffixed(n);
+        quote!(..= #n)
+    });
+    let (field, module, enum_ident, variant) = (&oneof.field, &msg.module, &oneof.enum_ident, &m.ident);
+    let op = shaped(msg, kind, "Member", "Member");
+    quote!(#tag #last #field = #module::#enum_ident::#variant: #op;)
+}
+
 /// The hooks of `impl Tabled`: how the message reads, sizes, writes and
-/// clears its oneof members and map entries, if it has any.
+/// clears its map entries and the oneof members that are not entries, and
+/// which member each oneof whose members are entries holds.
 fn hooks(msg: &Message) -> TokenStream {
     let hooked = |a: &&crate::model::plan::Arm| match a.target {
-        Target::Member { .. } => true,
+        Target::Member { oneof, .. } => !members_are_entries(&msg.oneofs[oneof]),
         Target::Field(i) => matches!(msg.fields[i].shape, Shape::Map { .. }),
     };
     let arms: Vec<TokenStream> = msg
@@ -140,45 +164,110 @@ fn hooks(msg: &Message) -> TokenStream {
         .filter(hooked)
         .map(|a| read::result_arm(msg, a))
         .collect();
-    if arms.is_empty() {
-        return TokenStream::new();
-    }
     let unknown = &msg.unknown_fields;
     let hooked = hooked_fields(msg);
-    let size = hooked.iter().map(|h| {
-        let (tag, size) = (&h.tag, &h.size);
-        quote!(#tag => #size,)
+    let merge = (!arms.is_empty()).then(|| {
+        quote! {
+            fn merge_hooked(
+                &mut self,
+                r: &mut ::fastrs::Reader<'_>,
+                depth: u32,
+                tag: u32,
+            ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
+                match tag {
+                    #(#arms)*
+                    tag => r.skip_field(tag, depth, &mut self.#unknown),
+                }
+            }
+        }
     });
-    let write = on_tag(hooked.iter().map(|h| (&h.tag, &h.write)));
-    let clear = on_tag(hooked.iter().map(|h| (&h.tag, &h.clear)));
-    quote! {
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                #(#arms)*
-                tag => r.skip_field(tag, depth, &mut self.#unknown),
+    let written: Vec<&Hooked> = hooked.iter().filter(|h| h.size.is_some()).collect();
+    let size_write = (!written.is_empty()).then(|| {
+        let size = written.iter().map(|h| {
+            let (tag, size) = (&h.tag, &h.size);
+            quote!(#tag => #size,)
+        });
+        let write = on_tag(written.iter().filter_map(|h| Some((&h.tag, h.write.as_ref()?))));
+        quote! {
+            fn size_hooked(&self, tag: u32) -> usize {
+                match tag {
+                    #(#size)*
+                    _ => 0,
+                }
+            }
+
+            fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
+                #write
             }
         }
-
-        fn size_hooked(&self, tag: u32) -> usize {
-            match tag {
-                #(#size)*
-                _ => 0,
+    });
+    let clear = (!hooked.is_empty()).then(|| {
+        let clear = on_tag(hooked.iter().map(|h| (&h.tag, &h.clear)));
+        quote! {
+            fn clear_hooked(&mut self, tag: u32) {
+                #clear
             }
         }
+    });
+    let which = which_member(msg);
+    quote!(#merge #size_write #clear #which)
+}
 
-        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            #write
+/// `which_member`, if a oneof's members are entries: the tag of the member
+/// the oneof of the run starting at `tag` holds.
+fn which_member(msg: &Message) -> Option<TokenStream> {
+    let module = &msg.module;
+    let oneofs: Vec<(Vec<TokenStream>, TokenStream)> = msg
+        .oneofs
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| members_are_entries(o))
+        .map(|(i, o)| {
+            let (field, enum_ident) = (&o.field, &o.enum_ident);
+            let arms = o.members.iter().map(|m| {
+                let (variant, tag) = (&m.ident, tag_value(&m.tag));
+                quote!(::core::option::Option::Some(#module::#enum_ident::#variant(_)) => #tag,)
+            });
+            let which = quote! {
+                match &self.#field {
+                    #(#arms)*
+                    ::core::option::Option::None => 0,
+                }
+            };
+            (run_starts(msg, i), which)
+        })
+        .collect();
+    let body = match &oneofs[..] {
+        [] => return None,
+        // One such oneof: every run that asks is one of its runs.
+        [(_, which)] => quote!(#which),
+        _ => {
+            let arms = oneofs.iter().map(|(starts, which)| quote!(#(#starts)|* => #which,));
+            quote! {
+                match tag {
+                    #(#arms)*
+                    _ => 0,
+                }
+            }
         }
+    };
+    let tag = if oneofs.len() == 1 { quote!(_tag) } else { quote!(tag) };
+    Some(quote! {
+        fn which_member(&self, #tag: u32) -> u32 {
+            #body
+        }
+    })
+}
 
-        fn clear_hooked(&mut self, tag: u32) {
-            #clear
-        }
-    }
+/// The tags of the first members of the runs of `msg.oneofs[oneof]`.
+fn run_starts(msg: &Message, oneof: usize) -> Vec<TokenStream> {
+    msg.order
+        .iter()
+        .filter_map(|slot| match slot {
+            Slot::Oneof(o, members) if *o == oneof => Some(tag_value(&msg.oneofs[oneof].members[members[0]].tag)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Runs the statement of `tag`'s arm: an `if` for one arm, else a `match`.
@@ -201,11 +290,12 @@ fn on_tag<'a>(arms: impl Iterator<Item = (&'a TokenStream, &'a TokenStream)>) ->
 }
 
 /// A field the hooks handle: its tag, and how its value is sized (an
-/// expression), written and cleared (statements).
+/// expression), written and cleared (statements); a run of oneof members
+/// that are entries is only cleared by the hooks.
 struct Hooked {
     tag: TokenStream,
-    size: TokenStream,
-    write: TokenStream,
+    size: Option<TokenStream>,
+    write: Option<TokenStream>,
     clear: TokenStream,
 }
 
@@ -227,8 +317,8 @@ fn hooked_fields(msg: &Message) -> Vec<Hooked> {
         };
         Some(Hooked {
             tag: tag_value(&f.tag),
-            size: quote!(__fastrs::size_map::<#k, #v>(self.#ident.iter(), #key_len)),
-            write: quote!(__fastrs::write_map::<#k, #v>(#iter, #bytes, w);),
+            size: Some(quote!(__fastrs::size_map::<#k, #v>(self.#ident.iter(), #key_len))),
+            write: Some(quote!(__fastrs::write_map::<#k, #v>(#iter, #bytes, w);)),
             clear: quote!(self.#ident.clear();),
         })
     });
@@ -240,6 +330,16 @@ fn hooked_fields(msg: &Message) -> Vec<Hooked> {
         };
         let oneof = &msg.oneofs[*o];
         let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
+        let tag = tag_value(&oneof.members[members[0]].tag);
+        let clear = quote!(self.#ident = ::core::option::Option::None;);
+        if members_are_entries(oneof) {
+            return Some(Hooked {
+                tag,
+                size: None,
+                write: None,
+                clear,
+            });
+        }
         let arms: Vec<_> = members
             .iter()
             .map(|&m| {
@@ -259,25 +359,28 @@ fn hooked_fields(msg: &Message) -> Vec<Hooked> {
             .collect();
         let (sizes, writes): (Vec<_>, Vec<_>) = arms.into_iter().unzip();
         Some(Hooked {
-            tag: tag_value(&oneof.members[members[0]].tag),
-            size: quote! {
+            tag,
+            size: Some(quote! {
                 match &self.#ident {
                     #(#sizes)*
                     _ => 0,
                 }
-            },
-            write: match_oneof_run(&quote!(&self.#ident), writes),
-            clear: quote!(self.#ident = ::core::option::Option::None;),
+            }),
+            write: Some(match_oneof_run(&quote!(&self.#ident), writes)),
+            clear,
         })
     });
     maps.chain(runs).collect()
 }
 
-/// The runs of oneof members of `msg`: members of one oneof, by number,
-/// with no other field between them.
-fn oneof_runs(msg: &Message) -> impl Iterator<Item = Vec<&Field>> {
+/// The runs of oneof members of `msg`, each with its oneof: members of one
+/// oneof, by number, with no other field between them.
+fn oneof_runs(msg: &Message) -> impl Iterator<Item = (&Oneof, Vec<&Field>)> {
     msg.order.iter().filter_map(|slot| match slot {
-        Slot::Oneof(o, members) => Some(members.iter().map(|&m| &msg.oneofs[*o].members[m]).collect()),
+        Slot::Oneof(o, members) => {
+            let oneof = &msg.oneofs[*o];
+            Some((oneof, members.iter().map(|&m| &oneof.members[m]).collect()))
+        }
         Slot::Field(_) => None,
     })
 }

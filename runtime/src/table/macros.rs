@@ -13,11 +13,17 @@
 ///     Order, unknown_fields, [0, 1, 0, 2];
 ///     0x0a id: Implicit<Str>;                  // tag, field: op
 ///     0x1a | 0x18 lines: Packed<Uint32>;       // tag | its other encoding's
-///     0x22 => hooked;                          // a map, or a oneof run's first
-///     0x2a => hooked_read;                     // a oneof run's other members
+///     0x22 => hooked;                          // a map (or a oneof member
+///     0x2a => hooked_read;                     // read by the hooks)
 ///     0x32 => checked_utf8;                    // a checked string extension
+///     0x3a ..= 8 kind = order::Kind::Note: Member<Str>;  // a oneof run's
+///     0x42 kind = order::Kind::Ref: Member<Tab<Ref>>;    // members
 /// }
 /// ```
+///
+/// A oneof member names the oneof's field and the member's variant; the
+/// first of a run of members (by number, no other field between them)
+/// gives the run's last field number (`..= 8`).
 ///
 /// Each field's type is checked against its op's at compile time, as
 /// [`table_field!`](crate::table_field) checks it.
@@ -26,7 +32,10 @@
 macro_rules! __table {
     (
         $msg:ident, $unknown:ident, [$($index:literal),* $(,)?];
-        $($tag:literal $(| $alt:literal)? $(=> $hook:ident)? $($field:ident: $op:ty)?;)*
+        $(
+            $tag:literal $(| $alt:literal)? $(..= $last:literal)? $(=> $hook:ident)?
+            $($field:ident $(= $variant:path)?: $op:ty)?;
+        )*
     ) => {
         const TABLE: &'static $crate::__private::table::Table<Self> = {
             const N: usize = <[u32]>::len(&[$($tag),*]);
@@ -37,7 +46,7 @@ macro_rules! __table {
                 let at = place.as_ptr();
                 $crate::__private::table::Table::new(
                     [$($crate::__table_entry!(
-                        $msg, at, $tag $(| $alt)? $(=> $hook)? $($field: $op)?
+                        $msg, at, $tag $(| $alt)? $(..= $last)? $(=> $hook)? $($field $(= $variant)?: $op)?
                     )),*],
                     &[$($index),*],
                     $crate::__table_entry!(@field $msg, at, $unknown),
@@ -63,6 +72,33 @@ macro_rules! __table_entry {
             $crate::__table_entry!(@field $msg, $at, $field),
         )
     };
+    ($msg:ident, $at:ident, $tag:literal $(..= $last:literal)? $field:ident = $variant:path: $op:ty) => {
+        $crate::__private::table::Entry::<$msg>::member($tag, {
+            // Functions rather than closures: a closure made a function
+            // pointer costs a shim of its own.
+            fn get(m: &$msg) -> ::core::option::Option<&<$op as $crate::__private::table::MemberOp>::Value> {
+                match &m.$field {
+                    ::core::option::Option::Some($variant(v)) => {
+                        ::core::option::Option::Some(::core::borrow::Borrow::borrow(v))
+                    }
+                    _ => ::core::option::Option::None,
+                }
+            }
+            fn select(m: &mut $msg) -> &mut <$op as $crate::__private::table::MemberOp>::Value {
+                if !::core::matches!(m.$field, ::core::option::Option::Some($variant(_))) {
+                    m.$field = ::core::option::Option::Some($variant(::core::default::Default::default()));
+                }
+                match &mut m.$field {
+                    ::core::option::Option::Some($variant(v)) => ::core::borrow::BorrowMut::borrow_mut(v),
+                    _ => ::core::unreachable!(),
+                }
+            }
+            // The run's last field number, or 0: `0 | last` is `last`.
+            const AT: $crate::__private::table::MemberAt =
+                $crate::__private::table::MemberAt::new::<$msg, $op>(get, select, 0 $(| $last)?);
+            &AT
+        })
+    };
     (@field $msg:ident, $at:ident, $field:ident) => {
         // SAFETY: the offset and the pointer are of the same field; the
         // pointer, into a place that is never read, only gives its type.
@@ -79,12 +115,15 @@ macro_rules! __table_entry {
 /// unknown-fields field: each one call into the runtime with the type's
 /// table, erased at compile time, so that no generic code is compiled per
 /// type (a debug build would compile a generic wrapper once per type).
+/// Each is `#[inline]`, so that only the crates that call it compile it: a
+/// crate of generated code compiles none of them.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __table_methods {
     ($unknown:ident) => {
         // SAFETY (each call): the table is `Self`'s, and the pointer is
         // `self`, borrowed as the interpreter's contract asks.
+        #[inline]
         fn size(&self) -> usize {
             unsafe {
                 $crate::__private::table::run::size(
@@ -94,6 +133,7 @@ macro_rules! __table_methods {
             }
         }
 
+        #[inline]
         fn write_backward(&self, w: &mut $crate::Writer<'_>) {
             unsafe {
                 $crate::__private::table::run::write_backward(
@@ -104,6 +144,7 @@ macro_rules! __table_methods {
             }
         }
 
+        #[inline]
         fn merge_from(
             &mut self,
             r: &mut $crate::Reader<'_>,
@@ -119,6 +160,7 @@ macro_rules! __table_methods {
             }
         }
 
+        #[inline]
         fn clear(&mut self) {
             unsafe {
                 $crate::__private::table::run::clear(
@@ -128,14 +170,17 @@ macro_rules! __table_methods {
             }
         }
 
+        #[inline]
         fn unknown_fields(&self) -> &$crate::UnknownFields {
             &self.$unknown
         }
 
+        #[inline]
         fn unknown_fields_mut(&mut self) -> &mut $crate::UnknownFields {
             &mut self.$unknown
         }
 
+        #[inline]
         fn fast_read_partial(
             &mut self,
             buf: &[u8],
@@ -152,6 +197,19 @@ macro_rules! __table_methods {
             }
         }
 
+        #[inline]
+        fn encode_append(&self, out: &mut $crate::alloc::vec::Vec<u8>) {
+            unsafe {
+                $crate::__private::table::run::encode_append(
+                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    self as *const Self as *const u8,
+                    out,
+                    Self::FULL_NAME,
+                )
+            }
+        }
+
+        #[inline]
         fn encode_to_vec(&self) -> $crate::alloc::vec::Vec<u8> {
             unsafe {
                 $crate::__private::table::run::encode_to_vec(

@@ -7,18 +7,22 @@
 //! compiled once in this crate (`run`). Scalars, strings and bytes are
 //! handled inside the interpreters; message fields whose type has a table
 //! through that table ([`Tab`], [`TabBox`]); other fields through a
-//! [`FieldVt`] of functions made once per codec and shape (`ops`); maps
-//! and oneof members through the message's own [`Tabled`] hooks, the one
-//! piece of field code a size-mode message keeps.
+//! [`FieldVt`] of functions made once per codec and shape (`ops`); oneof
+//! members through two small functions made for each ([`MemberAt`]); and
+//! maps, and oneofs with closed-enum members, through the message's own
+//! [`Tabled`] hooks, the one piece of field code a size-mode message
+//! keeps. Generated code writes a table with `table!` and the `Message`
+//! methods with `methods!` (`macros`).
 //!
 //! Offsets come from `core::mem::offset_of!` and nothing else: entries are
-//! made only from [`table_field!`](crate::table_field), which pairs each
-//! offset with the field's type, checked at compile time against the type
-//! the entry handles ([`FieldOp`]). The interpreters turn an entry's
-//! offset into a pointer to its field; `field_mut` and `field_ref` make
-//! references of the fields the interpreters handle themselves, and the
-//! functions of a `FieldVt` or `Tab`, each made for one field type, of the
-//! rest.
+//! made only from [`table_field!`](crate::table_field) or `table!`, which
+//! pair each offset with the field's type, checked at compile time against
+//! the type the entry handles ([`FieldOp`]); a member's functions are
+//! typed (`MemberAt::new`) before their types are erased. The
+//! interpreters turn an entry's offset into a pointer to its field;
+//! `field_mut` and `field_ref` make references of the fields the
+//! interpreters handle themselves, and the functions of a `FieldVt`,
+//! `Tab` or `MemberAt`, each made for one type, of the rest.
 #![allow(unsafe_code)]
 
 use core::marker::PhantomData;
@@ -29,10 +33,12 @@ use crate::wire::unknown::UnknownFields;
 use crate::wire::writer::Writer;
 
 mod macros;
+mod member;
 mod ops;
 #[doc(hidden)]
 pub mod run;
 
+pub use member::{Member, MemberAt, MemberOp};
 pub use ops::{Expanded, ExpandedClosed, FieldOp, FieldVt, Implicit, ImplicitClosed, Optional, OptionalClosed, Packed};
 pub use ops::{MsgField, PackedClosed, Repeated, Tab, TabBox};
 
@@ -66,6 +72,8 @@ pub enum Op {
     /// The other members of a run of oneof members: the message's hooks
     /// read them; the run's first entry sizes, writes and clears them.
     HookRead(&'static HookVt),
+    /// A oneof member: through the functions made for it (`member`).
+    Member(&'static MemberAt),
     /// A `string` extension whose UTF-8 the schema checks, kept as unknown.
     CheckedUtf8,
 }
@@ -131,6 +139,12 @@ impl<M> Entry<M> {
         M: Tabled,
     {
         Self::with_op(tag, 0, 0, Op::HookRead(<M as HookVtOf>::VT))
+    }
+
+    /// An entry for a oneof member (`at` made for it).
+    #[must_use]
+    pub const fn member(tag: u32, at: &'static MemberAt) -> Self {
+        Self::with_op(tag, 0, 0, Op::Member(at))
     }
 
     /// An entry for a `string` extension whose UTF-8 the schema checks:
@@ -201,8 +215,9 @@ impl<M, T> FieldAt<M, T> {
 }
 
 /// A message whose methods run a [`Table`]: its table, and hooks for what
-/// is not a table entry (oneof members and map entries), which generated
-/// code implements when the message has any.
+/// is not a table entry (map entries, and the members of oneofs with
+/// closed-enum members) and for which member each oneof holds, which
+/// generated code implements when the message needs them.
 pub trait Tabled: crate::Message + 'static {
     /// The message's table.
     const TABLE: &'static Table<Self>;
@@ -235,6 +250,13 @@ pub trait Tabled: crate::Message + 'static {
     fn clear_hooked(&mut self, tag: u32) {
         let _ = tag;
     }
+
+    /// The tag of the member that the oneof of the run that `tag` starts
+    /// holds, 0 if none (for oneofs whose members are [`Member`] entries).
+    fn which_member(&self, tag: u32) -> u32 {
+        let _ = tag;
+        0
+    }
 }
 
 /// The hooks of a message, with its type erased: what [`Op::Hook`] calls.
@@ -244,6 +266,7 @@ pub struct HookVt {
     size: unsafe fn(msg: *const u8, tag: u32) -> usize,
     write: unsafe fn(msg: *const u8, tag: u32, w: &mut Writer<'_>),
     clear: unsafe fn(msg: *mut u8, tag: u32),
+    which: unsafe fn(msg: *const u8, tag: u32) -> u32,
 }
 
 impl core::fmt::Debug for HookVt {
@@ -263,6 +286,7 @@ impl<M: Tabled> HookVtOf for M {
         size: hook_size::<M>,
         write: hook_write::<M>,
         clear: hook_clear::<M>,
+        which: hook_which::<M>,
     };
 }
 
@@ -283,6 +307,10 @@ unsafe fn hook_write<M: Tabled>(msg: *const u8, tag: u32, w: &mut Writer<'_>) {
 
 unsafe fn hook_clear<M: Tabled>(msg: *mut u8, tag: u32) {
     unsafe { &mut *(msg as *mut M) }.clear_hooked(tag);
+}
+
+unsafe fn hook_which<M: Tabled>(msg: *const u8, tag: u32) -> u32 {
+    unsafe { &*(msg as *const M) }.which_member(tag)
 }
 
 /// The table of message type `M`: its entries by ascending field number

@@ -312,6 +312,9 @@ pub(super) enum Access {
         /// Drops the held message.
         clear: unsafe fn(field: *mut u8),
     },
+    /// A oneof member's `M` (or `Box<M>`), which the interpreters reach
+    /// through its `MemberAt`: no functions of its own.
+    Member,
     /// `Vec<M>`.
     Repeated {
         /// The first element and the number of them.
@@ -326,7 +329,7 @@ pub(super) enum Access {
 }
 
 /// The table of `M`, without its type.
-fn erased<M: Tabled>() -> &'static Erased {
+pub(super) fn erased<M: Tabled>() -> &'static Erased {
     // SAFETY: as in the entry points of `table`: a `Table<M>` is an
     // `Erased`.
     unsafe { &*(M::TABLE as *const Table<M> as *const Erased) }
@@ -423,7 +426,7 @@ type PushFn<T> = fn(&mut Vec<T>, &mut Reader<'_>, u32, u32) -> Result<(), Decode
 type PackedFn<T> = fn(&mut Reader<'_>, &mut Vec<T>) -> Result<(), DecodeError>;
 
 /// `f` as a [`Read::Merge`] function.
-const fn merge_fn<T>(f: MergeFn<T>) -> unsafe fn(*mut u8, &mut Reader<'_>, u32) -> Result<(), DecodeError> {
+pub(super) const fn merge_fn<T>(f: MergeFn<T>) -> unsafe fn(*mut u8, &mut Reader<'_>, u32) -> Result<(), DecodeError> {
     // SAFETY: a function pointer to a function pointer of the same size;
     // calls through it pass a `*mut T` for the `&mut T`, which is ABI
     // compatible (std's "ABI compatibility" of function pointers), and

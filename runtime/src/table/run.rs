@@ -10,6 +10,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use super::member::MemberAt;
 use super::ops::{Access, MsgField, Read};
 use super::{field_mut, field_ref, Erased, Op, Raw};
 use crate::codec::{self, Codec};
@@ -108,10 +109,12 @@ pub unsafe fn merge(table: &Erased, msg: *mut u8, r: &mut Reader<'_>, depth: u32
                     let target = match m.access {
                         Access::Optional { get_or_default, .. } => get_or_default(field),
                         Access::Repeated { push, .. } => push(field),
+                        Access::Member => unreachable!("members are entries of their own"),
                     };
                     merge_nested(m, target, r, depth)
                 }
                 Op::Hook(hooks) | Op::HookRead(hooks) => (hooks.merge)(msg, r, depth, tag),
+                Op::Member(at) => merge_value(at.value, (at.select)(msg), r, depth),
                 Op::CheckedUtf8 => r.skip_checked_utf8(tag, unknown()),
                 _ => unreachable!("natives are matched above"),
             })?;
@@ -155,8 +158,13 @@ pub unsafe fn size(table: &Erased, msg: *const u8) -> usize {
                         let (first, n) = elements(field);
                         (0..n).map(|i| key_len + nested_size(m, first.add(i * stride))).sum()
                     }
+                    Access::Member => 0,
                 },
                 Op::Hook(hooks) => (hooks.size)(msg, e.tag),
+                Op::Member(at) => match held_member(table, at, e, msg) {
+                    Some((held, held_at, value)) => value_size(held_at.value, value, usize::from(held.key_len)),
+                    None => 0,
+                },
                 _ => 0,
             })
         };
@@ -166,26 +174,73 @@ pub unsafe fn size(table: &Erased, msg: *const u8) -> usize {
 
 /// Writes the message at `msg` backwards: its unknown fields, then its
 /// fields by descending number, so that they come out ascending, unknown
-/// fields last.
+/// fields last. `w` has room for exactly the message's [`size`].
 ///
 /// # Safety
 /// See the module.
 #[inline(never)]
 pub unsafe fn write_backward(table: &Erased, msg: *const u8, w: &mut Writer<'_>) {
+    // SAFETY: the caller's contract. Unchecked writes never report `Full`.
+    let _ = unsafe { write_fields::<false>(table, msg, w) };
+}
+
+/// A checked write stopped: the buffer ran out, or a value was larger
+/// than [`BIG`].
+pub(super) struct Full;
+
+/// [`write_backward`] into a writer that may have too little room: each
+/// field's room is checked before it is written, and `Err(Full)` returned
+/// at the first that does not fit or is larger than [`BIG`] (what was
+/// written is then of no use).
+///
+/// # Safety
+/// See the module.
+#[inline(never)]
+unsafe fn write_checked(table: &Erased, msg: *const u8, w: &mut Writer<'_>) -> Result<(), Full> {
+    // SAFETY: the caller's contract.
+    unsafe { write_fields::<true>(table, msg, w) }
+}
+
+/// The largest value (with its key) a checked write takes: moving a
+/// larger one to the front of the buffer costs about what sizing it first
+/// would have saved (`encode_append`).
+const BIG: usize = 512;
+
+/// Whether a checked write (`CHECKED`) should stop before a value of
+/// `need` bytes: it does not fit in `w`, or it is larger than [`BIG`].
+#[inline(always)]
+fn short<const CHECKED: bool>(w: &Writer<'_>, need: impl FnOnce() -> usize) -> bool {
+    CHECKED && {
+        let need = need();
+        need > BIG || w.remaining() < need
+    }
+}
+
+/// [`write_backward`], checking each field's room first if `CHECKED`.
+///
+/// # Safety
+/// See the module.
+#[inline(always)]
+unsafe fn write_fields<const CHECKED: bool>(table: &Erased, msg: *const u8, w: &mut Writer<'_>) -> Result<(), Full> {
     // SAFETY: as in `size`.
-    unsafe { field_ref::<UnknownFields>(msg, table.unknown) }.write(w);
+    let unknown = unsafe { field_ref::<UnknownFields>(msg, table.unknown) };
+    if short::<CHECKED>(w, || unknown.len()) {
+        return Err(Full);
+    }
+    unknown.write(w);
     for e in table.entries.iter().rev() {
         // SAFETY: as in `size`.
         unsafe {
             // Most keys are one byte: given as a slice of constant length,
             // the writer then stores key and value together.
             match e.key_len {
-                1 => write_entry(e, &e.key[..1], msg, w),
-                2 => write_entry(e, &e.key[..2], msg, w),
-                _ => write_entry(e, e.key(), msg, w),
-            }
+                1 => write_entry::<CHECKED>(table, e, &e.key[..1], msg, w),
+                2 => write_entry::<CHECKED>(table, e, &e.key[..2], msg, w),
+                _ => write_entry::<CHECKED>(table, e, e.key(), msg, w),
+            }?;
         }
     }
+    Ok(())
 }
 
 /// Writes the field of entry `e` with key `key` (the entry's).
@@ -193,34 +248,157 @@ pub unsafe fn write_backward(table: &Erased, msg: *const u8, w: &mut Writer<'_>)
 /// # Safety
 /// As [`write_backward`].
 #[inline(always)]
-unsafe fn write_entry(e: &Raw, key: &[u8], msg: *const u8, w: &mut Writer<'_>) {
+unsafe fn write_entry<const CHECKED: bool>(
+    table: &Erased,
+    e: &Raw,
+    key: &[u8],
+    msg: *const u8,
+    w: &mut Writer<'_>,
+) -> Result<(), Full> {
     // SAFETY: as in `size`.
     unsafe {
         let field = msg.add(e.offset as usize);
         by_codec!(e.op, |C| {
             let v = field_ref(field, 0);
             if !C::is_default(v) {
+                if short::<CHECKED>(w, || key.len() + C::size(v)) {
+                    return Err(Full);
+                }
                 C::write_keyed(v, key, w);
             }
         }, op => match op {
-            Op::Vt(vt) => (vt.write)(field, key, w),
+            Op::Vt(vt) => {
+                if short::<CHECKED>(w, || (vt.size)(field, key.len())) {
+                    return Err(Full);
+                }
+                (vt.write)(field, key, w);
+            }
             Op::Msg(m) => match m.access {
                 Access::Optional { get, .. } => {
                     let held = get(field);
                     if !held.is_null() {
-                        write_nested(m, held, key, w);
+                        write_nested::<CHECKED>(m, held, key, w)?;
                     }
                 }
                 Access::Repeated { elements, stride, .. } => {
                     let (first, n) = elements(field);
                     for i in (0..n).rev() {
-                        write_nested(m, first.add(i * stride), key, w);
+                        write_nested::<CHECKED>(m, first.add(i * stride), key, w)?;
                     }
                 }
+                Access::Member => {}
             },
-            Op::Hook(hooks) => (hooks.write)(msg, e.tag, w),
+            Op::Hook(hooks) => {
+                if short::<CHECKED>(w, || (hooks.size)(msg, e.tag)) {
+                    return Err(Full);
+                }
+                (hooks.write)(msg, e.tag, w);
+            }
+            Op::Member(at) => {
+                if let Some((held, held_at, value)) = held_member(table, at, e, msg) {
+                    write_value::<CHECKED>(held_at.value, value, held.key(), w)?;
+                }
+            }
             _ => {}
         });
+    }
+    Ok(())
+}
+
+/// The member that the run of oneof members starting at entry `e` (whose
+/// member is `at`) holds, if any: its entry, its member, and its value.
+///
+/// # Safety
+/// As [`size`].
+#[inline(always)]
+unsafe fn held_member<'t>(
+    table: &'t Erased,
+    at: &MemberAt,
+    e: &Raw,
+    msg: *const u8,
+) -> Option<(&'t Raw, &'t MemberAt, *const u8)> {
+    let (last, hooks) = at.run?;
+    // SAFETY: the caller's contract; `hooks` are the message's.
+    let number = unsafe { (hooks.which)(msg, e.tag) } >> 3;
+    if number < e.number() || number > last {
+        return None;
+    }
+    let held = table.entry(number)?;
+    let Op::Member(held_at) = held.op else {
+        return None;
+    };
+    // SAFETY: the caller's contract; `held_at` is a member of the message.
+    let value = unsafe { (held_at.get)(msg) };
+    (!value.is_null()).then_some((held, held_at, value))
+}
+
+/// The size of the present value at `value`, handled as `op` (a member's),
+/// with its key of `key_len` bytes.
+///
+/// # Safety
+/// `value` points to a live value of the type `op` handles.
+unsafe fn value_size(op: Op, value: *const u8, key_len: usize) -> usize {
+    // SAFETY: the caller's contract.
+    unsafe {
+        by_codec!(op, |C| key_len + C::size(field_ref(value, 0)), op => match op {
+            Op::Vt(vt) => (vt.size)(value, key_len),
+            Op::Msg(m) => key_len + nested_size(m, value),
+            _ => 0,
+        })
+    }
+}
+
+/// Writes the present value at `value`, handled as `op` (a member's), with
+/// `key`, backwards (checking room first if `CHECKED`).
+///
+/// # Safety
+/// As [`value_size`].
+unsafe fn write_value<const CHECKED: bool>(
+    op: Op,
+    value: *const u8,
+    key: &[u8],
+    w: &mut Writer<'_>,
+) -> Result<(), Full> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        by_codec!(op, |C| {
+            let v = field_ref(value, 0);
+            if short::<CHECKED>(w, || key.len() + C::size(v)) {
+                return Err(Full);
+            }
+            C::write_keyed(v, key, w);
+        }, op => match op {
+            Op::Vt(vt) => {
+                if short::<CHECKED>(w, || (vt.size)(value, key.len())) {
+                    return Err(Full);
+                }
+                (vt.write)(value, key, w);
+            }
+            Op::Msg(m) => write_nested::<CHECKED>(m, value, key, w)?,
+            _ => {}
+        });
+    }
+    Ok(())
+}
+
+/// Reads one record into the value at `value`, handled as `op` (a
+/// member's).
+///
+/// # Safety
+/// `value` points to a live, exclusively borrowed value of the type `op`
+/// handles.
+unsafe fn merge_value(op: Op, value: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        by_codec!(op, |C| C::merge(field_mut(value, 0), r, depth), op => match op {
+            Op::Vt(vt) => match vt.read {
+                Read::Merge(merge) => merge(value, r, depth),
+                // Members' functions read by `Merge` (`member`).
+                _ => Ok(()),
+            },
+            Op::Msg(m) => merge_nested(m, value, r, depth),
+            _ => Ok(()),
+        })
     }
 }
 
@@ -242,8 +420,14 @@ pub unsafe fn clear(table: &Erased, msg: *mut u8) {
                 Op::Vt(vt) => (vt.clear)(field),
                 Op::Msg(m) => match m.access {
                     Access::Optional { clear, .. } | Access::Repeated { clear, .. } => clear(field),
+                    Access::Member => {}
                 },
                 Op::Hook(hooks) => (hooks.clear)(msg, e.tag),
+                Op::Member(at) => {
+                    if let Some((_, hooks)) = at.run {
+                        (hooks.clear)(msg, e.tag);
+                    }
+                }
                 Op::HookRead(_) | Op::CheckedUtf8 => {}
                 op => by_codec!(op, |C| *field_mut::<<C as Codec>::Value>(field, 0) = Default::default(), _ => {}),
             }
@@ -297,6 +481,45 @@ pub unsafe fn encode_to_vec(table: &Erased, msg: *const u8, name: &'static str) 
     out
 }
 
+/// [`Message::encode_append`](crate::Message::encode_append) of the
+/// message at `msg`, of type `name`. With room to spare in `out`, the
+/// message is written backwards into it without a size pass, then moved to
+/// the front of the spare room (one `memmove`): for messages of small
+/// values, a quarter to a third less time than sizing first (the Go
+/// message, the page of 50 items). Else, or at the first value larger
+/// than `BIG` bytes (whose move would cost what sizing saves), it is sized,
+/// `out` grown, and written as [`encode_to_vec`] writes it.
+///
+/// # Safety
+/// As [`size`].
+pub unsafe fn encode_append(table: &Erased, msg: *const u8, out: &mut Vec<u8>, name: &'static str) {
+    let spare = out.spare_capacity_mut();
+    let room = spare.len();
+    let mut w = Writer::new_uninit(spare);
+    // SAFETY: the caller's contract.
+    if unsafe { write_checked(table, msg, &mut w) }.is_ok() {
+        let n = room - w.remaining();
+        spare.copy_within(room - n.., 0);
+        // SAFETY: the writer initialised the last `n` bytes of the spare
+        // room, now copied to its first `n`.
+        unsafe { out.set_len(out.len() + n) };
+        return;
+    }
+    // SAFETY: the caller's contract.
+    let size = unsafe { size(table, msg) };
+    out.reserve(size);
+    let spare = &mut out.spare_capacity_mut()[..size];
+    let mut w = Writer::new_uninit(spare);
+    // SAFETY: the caller's contract.
+    unsafe { write_backward(table, msg, &mut w) };
+    assert!(
+        w.remaining() == 0,
+        "fastrs: {name} did not write exactly its size() into the writer it was given"
+    );
+    // SAFETY: the writer initialised all `size` bytes.
+    unsafe { out.set_len(out.len() + size) };
+}
+
 /// Merges the length-delimited message that `r` is at into the message at
 /// `msg`, of `m`'s type.
 ///
@@ -325,13 +548,28 @@ unsafe fn nested_size(m: &MsgField, msg: *const u8) -> usize {
 }
 
 /// Writes the message at `msg`, of `m`'s type, then its length and `key`,
-/// backwards.
+/// backwards (checking room first if `CHECKED`).
 ///
 /// # Safety
 /// As [`write_backward`], for `m`'s table.
-unsafe fn write_nested(m: &MsgField, msg: *const u8, key: &[u8], w: &mut Writer<'_>) {
+#[inline(always)]
+unsafe fn write_nested<const CHECKED: bool>(
+    m: &MsgField,
+    msg: *const u8,
+    key: &[u8],
+    w: &mut Writer<'_>,
+) -> Result<(), Full> {
     let end = w.remaining();
     // SAFETY: the caller's contract.
-    unsafe { write_backward((m.table)(), msg, w) };
-    w.put_key_varint(key, (end - w.remaining()) as u64);
+    if CHECKED {
+        unsafe { write_checked((m.table)(), msg, w) }?;
+    } else {
+        unsafe { write_backward((m.table)(), msg, w) };
+    }
+    let len = (end - w.remaining()) as u64;
+    if short::<CHECKED>(w, || key.len() + varint::len(len)) {
+        return Err(Full);
+    }
+    w.put_key_varint(key, len);
+    Ok(())
 }

@@ -6,7 +6,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::{clear, merge, size, write_backward, Entry, Expanded, ExpandedClosed, Implicit, ImplicitClosed};
-use super::{Optional, OptionalClosed, Packed, PackedClosed, Repeated, Tab, TabBox, Table, Tabled};
+use super::{Member, Optional, OptionalClosed, Packed, PackedClosed, Repeated, Tab, TabBox, Table, Tabled};
 use crate::codec;
 use crate::message::enumeration::Enum;
 use crate::message::enumeration::EnumValue;
@@ -358,6 +358,46 @@ fn encode(all: &All) -> Vec<u8> {
 /// that fastrs writes: decoded and encoded again, it comes back the same.
 #[test]
 fn every_kind_of_entry_writes_what_it_reads() {
+    let b = every_kind_encoded();
+    let all = decode(&b).unwrap();
+    assert_eq!(all.tabbed.as_ref().map(|m| m.value), Some(7));
+    assert_eq!(all.tabbeds.len(), 2);
+    assert_eq!(all.tabbeds[1].inner.as_ref().map(|m| m.value), Some(2));
+    assert!(all.boxed.as_ref().is_some_and(|m| m.inner.is_some()));
+    assert_eq!(encode(&all), b);
+}
+
+/// `encode_append` writes without sizing first when the vector has room,
+/// and sizes first when it has not: with every amount of spare room, from
+/// none to more than the message needs (running out inside each kind of
+/// field, nested messages included), it appends the same bytes.
+#[test]
+fn encode_append_gives_the_same_bytes_with_any_room() {
+    let b = every_kind_encoded();
+    let all = decode(&b).unwrap();
+    let prefix = [0xaa, 0xbb];
+    for room in 0..=b.len() + 16 {
+        let mut out = Vec::with_capacity(prefix.len() + room);
+        out.extend_from_slice(&prefix);
+        crate::Message::encode_append(&all, &mut out);
+        assert_eq!(out[..2], prefix, "room {room}");
+        assert_eq!(out[2..], b[..], "room {room}");
+    }
+    assert_eq!(crate::Message::encode_to_vec(&all), b);
+    // A value too large to move cheaply: sized first, with any room.
+    let mut big = decode(&b).unwrap();
+    big.tabbed.as_mut().unwrap().extra = 1;
+    big.text = "x".repeat(600);
+    let expected = encode(&big);
+    for room in [0, expected.len(), 4 * expected.len()] {
+        let mut out = Vec::with_capacity(room);
+        crate::Message::encode_append(&big, &mut out);
+        assert_eq!(out, expected, "room {room}");
+    }
+}
+
+/// [`every_kind_of_entry_writes_what_it_reads`]'s input.
+fn every_kind_encoded() -> Vec<u8> {
     let mut b = Vec::new();
     field_varint(1, (-5i64) as u64, &mut b);
     field_varint(2, (-6i64) as u64, &mut b);
@@ -403,12 +443,7 @@ fn every_kind_of_entry_writes_what_it_reads() {
     field_bytes(33, &[0x12, 0x00], &mut b); // an empty message, holding one
     field_varint(5000, 77, &mut b);
     field_varint(6000, 1, &mut b); // unknown: written last
-    let all = decode(&b).unwrap();
-    assert_eq!(all.tabbed.as_ref().map(|m| m.value), Some(7));
-    assert_eq!(all.tabbeds.len(), 2);
-    assert_eq!(all.tabbeds[1].inner.as_ref().map(|m| m.value), Some(2));
-    assert!(all.boxed.as_ref().is_some_and(|m| m.inner.is_some()));
-    assert_eq!(encode(&all), b);
+    b
 }
 
 #[test]
@@ -480,4 +515,134 @@ fn clear_resets_every_field_and_keeps_buffers() {
     assert!(all.tabbed.is_none() && all.tabbeds.is_empty() && all.boxed.is_none());
     assert_eq!((all.maybe, all.maybe_closed, all.message.value), (None, None, 0));
     assert!(all.unknown.is_empty());
+}
+
+/// A message with a oneof in two runs of members (2 to 5, and 7 to 8, with
+/// field 6 between them), one member of each kind of value, as size-mode
+/// code writes it.
+#[derive(Default, Debug, PartialEq)]
+struct Pick {
+    before: i32,
+    choice: Option<Choice>,
+    middle: i32,
+    unknown: UnknownFields,
+}
+
+#[derive(Debug, PartialEq)]
+enum Choice {
+    Number(i64),
+    Text(String),
+    Node(Inner),
+    Boxed(Box<Inner>),
+    Open(EnumValue<Color>),
+    Wrapped(Inner),
+}
+
+impl crate::Message for Pick {
+    const FULL_NAME: &'static str = "test.Pick";
+    crate::__table_methods!(unknown);
+}
+
+impl Tabled for Pick {
+    crate::__table! {
+        Pick, unknown, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        0x08 before: Implicit<codec::Int32>;
+        0x10 ..= 5 choice = Choice::Number: Member<codec::Int64>;
+        0x1a choice = Choice::Text: Member<codec::Str>;
+        0x22 choice = Choice::Node: Member<Tab<Inner>>;
+        0x2a choice = Choice::Boxed: Member<TabBox<Inner>>;
+        0x30 middle: Implicit<codec::Int32>;
+        0x38 ..= 8 choice = Choice::Open: Member<codec::OpenEnum<Color>>;
+        0x42 choice = Choice::Wrapped: Member<codec::Msg<Inner>>;
+    }
+
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.choice {
+            Some(Choice::Number(_)) => 0x10,
+            Some(Choice::Text(_)) => 0x1a,
+            Some(Choice::Node(_)) => 0x22,
+            Some(Choice::Boxed(_)) => 0x2a,
+            Some(Choice::Open(_)) => 0x38,
+            Some(Choice::Wrapped(_)) => 0x42,
+            None => 0,
+        }
+    }
+
+    fn clear_hooked(&mut self, _tag: u32) {
+        self.choice = None;
+    }
+}
+
+fn pick(input: &[u8]) -> Pick {
+    crate::Message::decode(input).unwrap()
+}
+
+/// Each member reads into its variant (the last one read wins, and a
+/// message member read again merges), and writes back at its number, even
+/// at its default value; every way of encoding gives the same bytes.
+#[test]
+fn oneof_members_read_and_write_through_their_entries() {
+    let inner = |value: i32| Inner {
+        value,
+        ..Inner::default()
+    };
+    let cases: [(&[u8], Choice); 7] = [
+        (&[0x10, 0x00], Choice::Number(0)),
+        (&[0x10, 0x7f], Choice::Number(127)),
+        (&[0x1a, 0x02, b'h', b'i'], Choice::Text("hi".into())),
+        (&[0x22, 0x02, 0x08, 0x05], Choice::Node(inner(5))),
+        (&[0x2a, 0x02, 0x08, 0x06], Choice::Boxed(Box::new(inner(6)))),
+        (&[0x38, 0x03], Choice::Open(EnumValue::from(3))),
+        (&[0x42, 0x02, 0x08, 0x07], Choice::Wrapped(inner(7))),
+    ];
+    for (member, choice) in cases {
+        // Between fields 1 and 6, or after field 6: where its run is.
+        let mut input = vec![0x08, 0x01];
+        let late = member[0] >= 0x38;
+        if !late {
+            input.extend_from_slice(member);
+        }
+        input.extend_from_slice(&[0x30, 0x06]);
+        if late {
+            input.extend_from_slice(member);
+        }
+        let m = pick(&input);
+        assert_eq!(m.choice.as_ref(), Some(&choice), "{input:x?}");
+        assert_eq!((m.before, m.middle), (1, 6));
+        assert_eq!(crate::Message::encode_to_vec(&m), input);
+        assert_eq!(crate::Message::size(&m), input.len());
+        for room in 0..=input.len() + 8 {
+            let mut out = Vec::with_capacity(room);
+            crate::Message::encode_append(&m, &mut out);
+            assert_eq!(out, input, "room {room}");
+        }
+    }
+    // The last member read wins; a message member read twice merges.
+    assert_eq!(
+        pick(&[0x10, 0x01, 0x1a, 0x00]).choice,
+        Some(Choice::Text(String::new()))
+    );
+    assert_eq!(pick(&[0x1a, 0x00, 0x10, 0x02]).choice, Some(Choice::Number(2)));
+    let merged = pick(&[0x22, 0x02, 0x08, 0x05, 0x22, 0x02, 0x18, 0x09]);
+    let Some(Choice::Node(node)) = merged.choice else {
+        panic!("{merged:?}")
+    };
+    assert_eq!((node.value, node.extra), (5, 9));
+    // An error inside a member's message names it.
+    let e = pick_err(&[0x22, 0x01, 0x08]);
+    assert_eq!(e.kind(), DecodeErrorKind::Truncated);
+    assert!(e.to_string().contains("test.Inner"), "{e}");
+}
+
+fn pick_err(input: &[u8]) -> DecodeError {
+    <Pick as crate::Message>::decode(input).unwrap_err()
+}
+
+/// `clear` empties the oneof; a message with nothing set writes nothing.
+#[test]
+fn clear_empties_the_oneof() {
+    let mut m = pick(&[0x08, 0x01, 0x1a, 0x01, b'x']);
+    crate::Message::clear(&mut m);
+    assert_eq!(m, Pick::default());
+    assert!(crate::Message::encode_to_vec(&m).is_empty());
 }

@@ -34,8 +34,8 @@ impl __fastrs::table::Tabled for User {
         0x20 active: __fastrs::Optional<__fastrs::Bool>;
         0x28 role: __fastrs::Implicit<__fastrs::OpenEnum<Role>>;
         0x32 => hooked;
-        0x3a => hooked;
-        0x42 => hooked_read;
+        0x3a ..= 8 contact = user::Contact::Email: __fastrs::Member<__fastrs::Str>;
+        0x42 contact = user::Contact::Address: __fastrs::Member<__fastrs::Tab<Address>>;
         0x4a home: __fastrs::Optional<__fastrs::Tab<Address>>;
     }
     fn merge_hooked(
@@ -62,36 +62,6 @@ impl __fastrs::table::Tabled for User {
                 self.counters.insert(k, v);
                 ::core::result::Result::Ok(())
             }
-            0x3a => {
-                match &mut self.contact {
-                    ::core::option::Option::Some(user::Contact::Email(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.contact = ::core::option::Option::Some(
-                            user::Contact::Email(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.contact {
-                    ::core::option::Option::Some(user::Contact::Address(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Address>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.contact = ::core::option::Option::Some(
-                            user::Contact::Address(
-                                __fastrs::compact::read::<__fastrs::Msg<Address>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
@@ -103,42 +73,15 @@ impl __fastrs::table::Tabled for User {
                     __fastrs::Int64,
                 >(self.counters.iter(), 1)
             }
-            0x3a => {
-                match &self.contact {
-                    ::core::option::Option::Some(user::Contact::Email(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    ::core::option::Option::Some(user::Contact::Address(v)) => {
-                        1 + __fastrs::Msg::<Address>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
             _ => 0,
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x32 => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Int64,
-                >(self.counters.iter(), &[0x32], w);
-            }
-            0x3a => {
-                match &self.contact {
-                    ::core::option::Option::Some(user::Contact::Email(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
-                    }
-                    ::core::option::Option::Some(user::Contact::Address(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<Address>,
-                        >(v, &[0x42], w);
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
+        if tag == 0x32 {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Int64,
+            >(self.counters.iter(), &[0x32], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
@@ -150,6 +93,13 @@ impl __fastrs::table::Tabled for User {
                 self.contact = ::core::option::Option::None;
             }
             _ => {}
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.contact {
+            ::core::option::Option::Some(user::Contact::Email(_)) => 0x3a,
+            ::core::option::Option::Some(user::Contact::Address(_)) => 0x42,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -293,74 +243,19 @@ impl __fastrs::table::Tabled for Login {
         Login, unknown_fields, [0, 1, 2, 3, 4];
         0x0a user: __fastrs::Implicit<__fastrs::Str>;
         0x12 password: __fastrs::Implicit<__fastrs::Str>;
-        0x1a => hooked;
-        0x20 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.second_factor {
-                    ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.second_factor = ::core::option::Option::Some(
-                            login::SecondFactor::Otp(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x20 => {
-                self.second_factor = ::core::option::Option::Some(
-                    login::SecondFactor::Device(
-                        __fastrs::compact::read::<__fastrs::Uint32>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x1a => {
-                match &self.second_factor {
-                    ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    ::core::option::Option::Some(login::SecondFactor::Device(v)) => {
-                        1 + __fastrs::Uint32::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x1a {
-            match &self.second_factor {
-                ::core::option::Option::Some(login::SecondFactor::Otp(v)) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(login::SecondFactor::Device(v)) => {
-                    __fastrs::compact::write::<__fastrs::Uint32>(v, &[0x20], w);
-                }
-                _ => {}
-            }
-        }
+        0x1a ..= 4 second_factor = login::SecondFactor::Otp: __fastrs::Member<__fastrs::Str>;
+        0x20 second_factor = login::SecondFactor::Device: __fastrs::Member<__fastrs::Uint32>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.second_factor = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.second_factor {
+            ::core::option::Option::Some(login::SecondFactor::Otp(_)) => 0x1a,
+            ::core::option::Option::Some(login::SecondFactor::Device(_)) => 0x20,
+            ::core::option::Option::None => 0,
         }
     }
 }

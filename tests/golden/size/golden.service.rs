@@ -68,8 +68,8 @@ impl __fastrs::table::Tabled for Blob {
         0x1a chunks: __fastrs::Repeated<__fastrs::SharedBytes>;
         0x22 checksum: __fastrs::Optional<__fastrs::SharedBytes>;
         0x2a => hooked;
-        0x32 => hooked;
-        0x3a => hooked_read;
+        0x32 ..= 7 origin = blob::Origin::InlineSource: __fastrs::Member<__fastrs::SharedBytes>;
+        0x3a origin = blob::Origin::Url: __fastrs::Member<__fastrs::Str>;
         0x42 | 0x40 offsets: __fastrs::Packed<__fastrs::Sint64>;
         0x4a previous: __fastrs::Optional<__fastrs::TabBox<Blob>>;
     }
@@ -97,29 +97,6 @@ impl __fastrs::table::Tabled for Blob {
                 self.metadata.insert(k, v);
                 ::core::result::Result::Ok(())
             }
-            0x32 => {
-                self.origin = ::core::option::Option::Some(
-                    blob::Origin::InlineSource(
-                        __fastrs::compact::read::<__fastrs::SharedBytes>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.origin {
-                    ::core::option::Option::Some(blob::Origin::Url(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.origin = ::core::option::Option::Some(
-                            blob::Origin::Url(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
@@ -131,40 +108,15 @@ impl __fastrs::table::Tabled for Blob {
                     __fastrs::SharedBytes,
                 >(self.metadata.iter(), 1)
             }
-            0x32 => {
-                match &self.origin {
-                    ::core::option::Option::Some(blob::Origin::InlineSource(v)) => {
-                        1 + __fastrs::SharedBytes::size(v)
-                    }
-                    ::core::option::Option::Some(blob::Origin::Url(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    _ => 0,
-                }
-            }
             _ => 0,
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x2a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::SharedBytes,
-                >(self.metadata.iter(), &[0x2a], w);
-            }
-            0x32 => {
-                match &self.origin {
-                    ::core::option::Option::Some(blob::Origin::InlineSource(v)) => {
-                        __fastrs::compact::write::<__fastrs::SharedBytes>(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(blob::Origin::Url(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
+        if tag == 0x2a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::SharedBytes,
+            >(self.metadata.iter(), &[0x2a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
@@ -176,6 +128,13 @@ impl __fastrs::table::Tabled for Blob {
                 self.origin = ::core::option::Option::None;
             }
             _ => {}
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.origin {
+            ::core::option::Option::Some(blob::Origin::InlineSource(_)) => 0x32,
+            ::core::option::Option::Some(blob::Origin::Url(_)) => 0x3a,
+            ::core::option::Option::None => 0,
         }
     }
 }

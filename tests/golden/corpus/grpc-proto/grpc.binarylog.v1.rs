@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Log entry we store in binary logs
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GrpcLogEntry {
@@ -51,151 +50,29 @@ impl __fastrs::table::Tabled for GrpcLogEntry {
         0x18 sequence_id_within_call: __fastrs::Implicit<__fastrs::Uint64>;
         0x20 r#type: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::EventType>>;
         0x28 logger: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>;
-        0x32 => hooked;
-        0x3a => hooked_read;
-        0x42 => hooked_read;
-        0x4a => hooked_read;
+        0x32 ..= 9 payload = grpc_log_entry::Payload::ClientHeader: __fastrs::Member<__fastrs::Tab<ClientHeader>>;
+        0x3a payload = grpc_log_entry::Payload::ServerHeader: __fastrs::Member<__fastrs::Tab<ServerHeader>>;
+        0x42 payload = grpc_log_entry::Payload::Message: __fastrs::Member<__fastrs::Tab<Message>>;
+        0x4a payload = grpc_log_entry::Payload::Trailer: __fastrs::Member<__fastrs::Tab<Trailer>>;
         0x50 payload_truncated: __fastrs::Implicit<__fastrs::Bool>;
         0x5a peer: __fastrs::Optional<__fastrs::Tab<Address>>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::ClientHeader(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ClientHeader>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::ClientHeader(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ClientHeader>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::ServerHeader(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ServerHeader>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::ServerHeader(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ServerHeader>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Message(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Message>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::Message(
-                                __fastrs::compact::read::<__fastrs::Msg<Message>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Trailer(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Trailer>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::Trailer(
-                                __fastrs::compact::read::<__fastrs::Msg<Trailer>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x32 => {
-                match &self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::ClientHeader(v),
-                    ) => 1 + __fastrs::Msg::<ClientHeader>::size(v),
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::ServerHeader(v),
-                    ) => 1 + __fastrs::Msg::<ServerHeader>::size(v),
-                    ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
-                        1 + __fastrs::Msg::<Message>::size(v)
-                    }
-                    ::core::option::Option::Some(grpc_log_entry::Payload::Trailer(v)) => {
-                        1 + __fastrs::Msg::<Trailer>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x32 {
-            match &self.payload {
-                ::core::option::Option::Some(
-                    grpc_log_entry::Payload::ClientHeader(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ClientHeader>,
-                    >(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    grpc_log_entry::Payload::ServerHeader(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ServerHeader>,
-                    >(v, &[0x3a], w);
-                }
-                ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
-                    __fastrs::compact::write::<__fastrs::Msg<Message>>(v, &[0x42], w);
-                }
-                ::core::option::Option::Some(grpc_log_entry::Payload::Trailer(v)) => {
-                    __fastrs::compact::write::<__fastrs::Msg<Trailer>>(v, &[0x4a], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x32 {
             self.payload = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.payload {
+            ::core::option::Option::Some(grpc_log_entry::Payload::ClientHeader(_)) => {
+                0x32
+            }
+            ::core::option::Option::Some(grpc_log_entry::Payload::ServerHeader(_)) => {
+                0x3a
+            }
+            ::core::option::Option::Some(grpc_log_entry::Payload::Message(_)) => 0x42,
+            ::core::option::Option::Some(grpc_log_entry::Payload::Trailer(_)) => 0x4a,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Log entry we store in binary logs
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct GrpcLogEntry {
@@ -69,8 +68,8 @@ impl __fastrs::table::Tabled for GrpcLogEntry {
         0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::Type>>;
         0x10 logger: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>;
         0x1a call_id: __fastrs::Optional<__fastrs::Tab<Uint128>>;
-        0x22 => hooked;
-        0x2a => hooked_read;
+        0x22 ..= 5 payload = grpc_log_entry::Payload::Metadata: __fastrs::Member<__fastrs::Tab<Metadata>>;
+        0x2a payload = grpc_log_entry::Payload::Message: __fastrs::Member<__fastrs::Tab<Message>>;
         0x32 peer: __fastrs::Optional<__fastrs::Tab<Peer>>;
         0x38 truncated: __fastrs::Implicit<__fastrs::Bool>;
         0x42 method_name: __fastrs::Implicit<__fastrs::Str>;
@@ -80,86 +79,16 @@ impl __fastrs::table::Tabled for GrpcLogEntry {
         0x62 timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x68 sequence_id_within_call: __fastrs::Implicit<__fastrs::Uint32>;
     }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Metadata(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<Metadata>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::Metadata(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<Metadata>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Message(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Message>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            grpc_log_entry::Payload::Message(
-                                __fastrs::compact::read::<__fastrs::Msg<Message>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.payload {
-                    ::core::option::Option::Some(
-                        grpc_log_entry::Payload::Metadata(v),
-                    ) => 1 + __fastrs::Msg::<Metadata>::size(v),
-                    ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
-                        1 + __fastrs::Msg::<Message>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x22 {
-            match &self.payload {
-                ::core::option::Option::Some(grpc_log_entry::Payload::Metadata(v)) => {
-                    __fastrs::compact::write::<__fastrs::Msg<Metadata>>(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(grpc_log_entry::Payload::Message(v)) => {
-                    __fastrs::compact::write::<__fastrs::Msg<Message>>(v, &[0x2a], w);
-                }
-                _ => {}
-            }
-        }
-    }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.payload = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.payload {
+            ::core::option::Option::Some(grpc_log_entry::Payload::Metadata(_)) => 0x22,
+            ::core::option::Option::Some(grpc_log_entry::Payload::Message(_)) => 0x2a,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Channel is a logical grouping of channels, subchannels, and sockets.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Channel {
@@ -228,99 +227,23 @@ impl __fastrs::table::Tabled for ChannelTraceEvent {
         0x0a description: __fastrs::Implicit<__fastrs::Str>;
         0x10 severity: __fastrs::Implicit<__fastrs::OpenEnum<channel_trace_event::Severity>>;
         0x1a timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
-        0x22 => hooked;
-        0x2a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.child_ref {
-                    ::core::option::Option::Some(
-                        channel_trace_event::ChildRef::ChannelRef(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChannelRef>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.child_ref = ::core::option::Option::Some(
-                            channel_trace_event::ChildRef::ChannelRef(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChannelRef>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.child_ref {
-                    ::core::option::Option::Some(
-                        channel_trace_event::ChildRef::SubchannelRef(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<SubchannelRef>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.child_ref = ::core::option::Option::Some(
-                            channel_trace_event::ChildRef::SubchannelRef(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<SubchannelRef>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.child_ref {
-                    ::core::option::Option::Some(
-                        channel_trace_event::ChildRef::ChannelRef(v),
-                    ) => 1 + __fastrs::Msg::<ChannelRef>::size(v),
-                    ::core::option::Option::Some(
-                        channel_trace_event::ChildRef::SubchannelRef(v),
-                    ) => 1 + __fastrs::Msg::<SubchannelRef>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x22 {
-            match &self.child_ref {
-                ::core::option::Option::Some(
-                    channel_trace_event::ChildRef::ChannelRef(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Msg<ChannelRef>>(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    channel_trace_event::ChildRef::SubchannelRef(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<SubchannelRef>,
-                    >(v, &[0x2a], w);
-                }
-                _ => {}
-            }
-        }
+        0x22 ..= 5 child_ref = channel_trace_event::ChildRef::ChannelRef: __fastrs::Member<__fastrs::Tab<ChannelRef>>;
+        0x2a child_ref = channel_trace_event::ChildRef::SubchannelRef: __fastrs::Member<__fastrs::Tab<SubchannelRef>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.child_ref = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.child_ref {
+            ::core::option::Option::Some(
+                channel_trace_event::ChildRef::ChannelRef(_),
+            ) => 0x22,
+            ::core::option::Option::Some(
+                channel_trace_event::ChildRef::SubchannelRef(_),
+            ) => 0x2a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -704,121 +627,21 @@ impl ::fastrs::Message for Address {
 impl __fastrs::table::Tabled for Address {
     __fastrs::table::table! {
         Address, unknown_fields, [0, 1, 2, 3];
-        0x0a => hooked;
-        0x12 => hooked_read;
-        0x1a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.address {
-                    ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<address::TcpIpAddress>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.address = ::core::option::Option::Some(
-                            address::Address::TcpipAddress(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<address::TcpIpAddress>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.address {
-                    ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<address::UdsAddress>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.address = ::core::option::Option::Some(
-                            address::Address::UdsAddress(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<address::UdsAddress>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.address {
-                    ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<address::OtherAddress>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.address = ::core::option::Option::Some(
-                            address::Address::OtherAddress(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<address::OtherAddress>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.address {
-                    ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
-                        1 + __fastrs::Msg::<address::TcpIpAddress>::size(v)
-                    }
-                    ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
-                        1 + __fastrs::Msg::<address::UdsAddress>::size(v)
-                    }
-                    ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
-                        1 + __fastrs::Msg::<address::OtherAddress>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.address {
-                ::core::option::Option::Some(address::Address::TcpipAddress(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<address::TcpIpAddress>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(address::Address::UdsAddress(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<address::UdsAddress>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(address::Address::OtherAddress(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<address::OtherAddress>,
-                    >(v, &[0x1a], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 3 address = address::Address::TcpipAddress: __fastrs::Member<__fastrs::Tab<address::TcpIpAddress>>;
+        0x12 address = address::Address::UdsAddress: __fastrs::Member<__fastrs::Tab<address::UdsAddress>>;
+        0x1a address = address::Address::OtherAddress: __fastrs::Member<__fastrs::Tab<address::OtherAddress>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.address = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.address {
+            ::core::option::Option::Some(address::Address::TcpipAddress(_)) => 0x0a,
+            ::core::option::Option::Some(address::Address::UdsAddress(_)) => 0x12,
+            ::core::option::Option::Some(address::Address::OtherAddress(_)) => 0x1a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -913,100 +736,25 @@ impl ::fastrs::Message for Security {
 impl __fastrs::table::Tabled for Security {
     __fastrs::table::table! {
         Security, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.model {
-                    ::core::option::Option::Some(security::Model::Tls(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<security::Tls>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.model = ::core::option::Option::Some(
-                            security::Model::Tls(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<security::Tls>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.model {
-                    ::core::option::Option::Some(security::Model::Other(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<security::OtherSecurity>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.model = ::core::option::Option::Some(
-                            security::Model::Other(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<security::OtherSecurity>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.model {
-                    ::core::option::Option::Some(security::Model::Tls(v)) => {
-                        1 + __fastrs::Msg::<security::Tls>::size(v)
-                    }
-                    ::core::option::Option::Some(security::Model::Other(v)) => {
-                        1 + __fastrs::Msg::<security::OtherSecurity>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.model {
-                ::core::option::Option::Some(security::Model::Tls(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<security::Tls>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(security::Model::Other(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<security::OtherSecurity>,
-                    >(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 model = security::Model::Tls: __fastrs::Member<__fastrs::Tab<security::Tls>>;
+        0x12 model = security::Model::Other: __fastrs::Member<__fastrs::Tab<security::OtherSecurity>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.model = ::core::option::Option::None;
         }
     }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.model {
+            ::core::option::Option::Some(security::Model::Tls(_)) => 0x0a,
+            ::core::option::Option::Some(security::Model::Other(_)) => 0x12,
+            ::core::option::Option::None => 0,
+        }
+    }
 }
 /// Types nested in [`Security`].
 pub mod security {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Model {
         Tls(Tls),
@@ -1031,85 +779,21 @@ pub mod security {
     impl __fastrs::table::Tabled for Tls {
         __fastrs::table::table! {
             Tls, unknown_fields, [0, 1, 2, 3, 4];
-            0x0a => hooked;
-            0x12 => hooked_read;
+            0x0a ..= 2 cipher_suite = tls::CipherSuite::StandardName: __fastrs::Member<__fastrs::Str>;
+            0x12 cipher_suite = tls::CipherSuite::OtherName: __fastrs::Member<__fastrs::Str>;
             0x1a local_certificate: __fastrs::Implicit<__fastrs::Bytes>;
             0x22 remote_certificate: __fastrs::Implicit<__fastrs::Bytes>;
-        }
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.cipher_suite {
-                        ::core::option::Option::Some(
-                            tls::CipherSuite::StandardName(v),
-                        ) => {
-                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                        }
-                        _ => {
-                            self.cipher_suite = ::core::option::Option::Some(
-                                tls::CipherSuite::StandardName(
-                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x12 => {
-                    match &mut self.cipher_suite {
-                        ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
-                            __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                        }
-                        _ => {
-                            self.cipher_suite = ::core::option::Option::Some(
-                                tls::CipherSuite::OtherName(
-                                    __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
-        }
-        fn size_hooked(&self, tag: u32) -> usize {
-            match tag {
-                0x0a => {
-                    match &self.cipher_suite {
-                        ::core::option::Option::Some(
-                            tls::CipherSuite::StandardName(v),
-                        ) => 1 + __fastrs::Str::size(v),
-                        ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
-                            1 + __fastrs::Str::size(v)
-                        }
-                        _ => 0,
-                    }
-                }
-                _ => 0,
-            }
-        }
-        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            if tag == 0x0a {
-                match &self.cipher_suite {
-                    ::core::option::Option::Some(tls::CipherSuite::StandardName(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(tls::CipherSuite::OtherName(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                    }
-                    _ => {}
-                }
-            }
         }
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.cipher_suite = ::core::option::Option::None;
+            }
+        }
+        fn which_member(&self, _tag: u32) -> u32 {
+            match &self.cipher_suite {
+                ::core::option::Option::Some(tls::CipherSuite::StandardName(_)) => 0x0a,
+                ::core::option::Option::Some(tls::CipherSuite::OtherName(_)) => 0x12,
+                ::core::option::Option::None => 0,
             }
         }
     }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct Bucket {
     pub start: f64,
@@ -59,78 +58,19 @@ impl __fastrs::table::Tabled for Metric {
     __fastrs::table::table! {
         Metric, unknown_fields, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
-        0x50 => hooked;
-        0x5a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x50 => {
-                self.value = ::core::option::Option::Some(
-                    metric::Value::Count(
-                        __fastrs::compact::read::<__fastrs::Uint64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.value {
-                    ::core::option::Option::Some(metric::Value::Histogram(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<Histogram>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            metric::Value::Histogram(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<Histogram>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x50 => {
-                match &self.value {
-                    ::core::option::Option::Some(metric::Value::Count(v)) => {
-                        1 + __fastrs::Uint64::size(v)
-                    }
-                    ::core::option::Option::Some(metric::Value::Histogram(v)) => {
-                        1 + __fastrs::Msg::<Histogram>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x50 {
-            match &self.value {
-                ::core::option::Option::Some(metric::Value::Count(v)) => {
-                    __fastrs::compact::write::<__fastrs::Uint64>(v, &[0x50], w);
-                }
-                ::core::option::Option::Some(metric::Value::Histogram(v)) => {
-                    __fastrs::compact::write::<__fastrs::Msg<Histogram>>(v, &[0x5a], w);
-                }
-                _ => {}
-            }
-        }
+        0x50 ..= 11 value = metric::Value::Count: __fastrs::Member<__fastrs::Uint64>;
+        0x5a value = metric::Value::Histogram: __fastrs::Member<__fastrs::Tab<Histogram>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x50 {
             self.value = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.value {
+            ::core::option::Option::Some(metric::Value::Count(_)) => 0x50,
+            ::core::option::Option::Some(metric::Value::Histogram(_)) => 0x5a,
+            ::core::option::Option::None => 0,
         }
     }
 }

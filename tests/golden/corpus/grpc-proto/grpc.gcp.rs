@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct AltsContext {
     /// The application protocol negotiated for this connection.
@@ -141,8 +140,8 @@ impl ::fastrs::Message for Identity {
 impl __fastrs::table::Tabled for Identity {
     __fastrs::table::table! {
         Identity, unknown_fields, [0, 1, 2, 3];
-        0x0a => hooked;
-        0x12 => hooked_read;
+        0x0a ..= 2 identity_oneof = identity::IdentityOneof::ServiceAccount: __fastrs::Member<__fastrs::Str>;
+        0x12 identity_oneof = identity::IdentityOneof::Hostname: __fastrs::Member<__fastrs::Str>;
         0x1a => hooked;
     }
     fn merge_hooked(
@@ -152,40 +151,6 @@ impl __fastrs::table::Tabled for Identity {
         tag: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         match tag {
-            0x0a => {
-                match &mut self.identity_oneof {
-                    ::core::option::Option::Some(
-                        identity::IdentityOneof::ServiceAccount(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.identity_oneof = ::core::option::Option::Some(
-                            identity::IdentityOneof::ServiceAccount(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.identity_oneof {
-                    ::core::option::Option::Some(
-                        identity::IdentityOneof::Hostname(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.identity_oneof = ::core::option::Option::Some(
-                            identity::IdentityOneof::Hostname(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
             0x1a => {
                 if self.attributes.capacity() == 0 {
                     self.attributes
@@ -214,44 +179,15 @@ impl __fastrs::table::Tabled for Identity {
                     __fastrs::Str,
                 >(self.attributes.iter(), 1)
             }
-            0x0a => {
-                match &self.identity_oneof {
-                    ::core::option::Option::Some(
-                        identity::IdentityOneof::ServiceAccount(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        identity::IdentityOneof::Hostname(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    _ => 0,
-                }
-            }
             _ => 0,
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x1a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.attributes.iter(), &[0x1a], w);
-            }
-            0x0a => {
-                match &self.identity_oneof {
-                    ::core::option::Option::Some(
-                        identity::IdentityOneof::ServiceAccount(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        identity::IdentityOneof::Hostname(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
+        if tag == 0x1a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.attributes.iter(), &[0x1a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
@@ -263,6 +199,15 @@ impl __fastrs::table::Tabled for Identity {
                 self.identity_oneof = ::core::option::Option::None;
             }
             _ => {}
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.identity_oneof {
+            ::core::option::Option::Some(identity::IdentityOneof::ServiceAccount(_)) => {
+                0x0a
+            }
+            ::core::option::Option::Some(identity::IdentityOneof::Hostname(_)) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -560,129 +505,25 @@ impl ::fastrs::Message for HandshakerReq {
 impl __fastrs::table::Tabled for HandshakerReq {
     __fastrs::table::table! {
         HandshakerReq, unknown_fields, [0, 1, 2, 3];
-        0x0a => hooked;
-        0x12 => hooked_read;
-        0x1a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.req_oneof {
-                    ::core::option::Option::Some(
-                        handshaker_req::ReqOneof::ClientStart(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartClientHandshakeReq>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.req_oneof = ::core::option::Option::Some(
-                            handshaker_req::ReqOneof::ClientStart(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartClientHandshakeReq>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.req_oneof {
-                    ::core::option::Option::Some(
-                        handshaker_req::ReqOneof::ServerStart(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartServerHandshakeReq>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.req_oneof = ::core::option::Option::Some(
-                            handshaker_req::ReqOneof::ServerStart(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartServerHandshakeReq>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.req_oneof {
-                    ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NextHandshakeMessageReq>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.req_oneof = ::core::option::Option::Some(
-                            handshaker_req::ReqOneof::Next(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NextHandshakeMessageReq>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.req_oneof {
-                    ::core::option::Option::Some(
-                        handshaker_req::ReqOneof::ClientStart(v),
-                    ) => 1 + __fastrs::Msg::<StartClientHandshakeReq>::size(v),
-                    ::core::option::Option::Some(
-                        handshaker_req::ReqOneof::ServerStart(v),
-                    ) => 1 + __fastrs::Msg::<StartServerHandshakeReq>::size(v),
-                    ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
-                        1 + __fastrs::Msg::<NextHandshakeMessageReq>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.req_oneof {
-                ::core::option::Option::Some(
-                    handshaker_req::ReqOneof::ClientStart(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<StartClientHandshakeReq>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    handshaker_req::ReqOneof::ServerStart(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<StartServerHandshakeReq>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(handshaker_req::ReqOneof::Next(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NextHandshakeMessageReq>,
-                    >(v, &[0x1a], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 3 req_oneof = handshaker_req::ReqOneof::ClientStart: __fastrs::Member<__fastrs::Tab<StartClientHandshakeReq>>;
+        0x12 req_oneof = handshaker_req::ReqOneof::ServerStart: __fastrs::Member<__fastrs::Tab<StartServerHandshakeReq>>;
+        0x1a req_oneof = handshaker_req::ReqOneof::Next: __fastrs::Member<__fastrs::Tab<NextHandshakeMessageReq>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.req_oneof = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.req_oneof {
+            ::core::option::Option::Some(handshaker_req::ReqOneof::ClientStart(_)) => {
+                0x0a
+            }
+            ::core::option::Option::Some(handshaker_req::ReqOneof::ServerStart(_)) => {
+                0x12
+            }
+            ::core::option::Option::Some(handshaker_req::ReqOneof::Next(_)) => 0x1a,
+            ::core::option::Option::None => 0,
         }
     }
 }

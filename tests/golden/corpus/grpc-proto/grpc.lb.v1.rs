@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct LoadBalanceRequest {
     pub load_balance_request_type: ::core::option::Option<
@@ -21,101 +20,23 @@ impl ::fastrs::Message for LoadBalanceRequest {
 impl __fastrs::table::Tabled for LoadBalanceRequest {
     __fastrs::table::table! {
         LoadBalanceRequest, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.load_balance_request_type {
-                    ::core::option::Option::Some(
-                        load_balance_request::LoadBalanceRequestType::InitialRequest(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<InitialLoadBalanceRequest>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_request_type = ::core::option::Option::Some(
-                            load_balance_request::LoadBalanceRequestType::InitialRequest(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<InitialLoadBalanceRequest>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.load_balance_request_type {
-                    ::core::option::Option::Some(
-                        load_balance_request::LoadBalanceRequestType::ClientStats(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ClientStats>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_request_type = ::core::option::Option::Some(
-                            load_balance_request::LoadBalanceRequestType::ClientStats(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ClientStats>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.load_balance_request_type {
-                    ::core::option::Option::Some(
-                        load_balance_request::LoadBalanceRequestType::InitialRequest(v),
-                    ) => 1 + __fastrs::Msg::<InitialLoadBalanceRequest>::size(v),
-                    ::core::option::Option::Some(
-                        load_balance_request::LoadBalanceRequestType::ClientStats(v),
-                    ) => 1 + __fastrs::Msg::<ClientStats>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.load_balance_request_type {
-                ::core::option::Option::Some(
-                    load_balance_request::LoadBalanceRequestType::InitialRequest(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<InitialLoadBalanceRequest>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    load_balance_request::LoadBalanceRequestType::ClientStats(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ClientStats>,
-                    >(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 load_balance_request_type = load_balance_request::LoadBalanceRequestType::InitialRequest: __fastrs::Member<__fastrs::Tab<InitialLoadBalanceRequest>>;
+        0x12 load_balance_request_type = load_balance_request::LoadBalanceRequestType::ClientStats: __fastrs::Member<__fastrs::Tab<ClientStats>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.load_balance_request_type = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.load_balance_request_type {
+            ::core::option::Option::Some(
+                load_balance_request::LoadBalanceRequestType::InitialRequest(_),
+            ) => 0x0a,
+            ::core::option::Option::Some(
+                load_balance_request::LoadBalanceRequestType::ClientStats(_),
+            ) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -229,139 +150,27 @@ impl ::fastrs::Message for LoadBalanceResponse {
 impl __fastrs::table::Tabled for LoadBalanceResponse {
     __fastrs::table::table! {
         LoadBalanceResponse, unknown_fields, [0, 1, 2, 3];
-        0x0a => hooked;
-        0x12 => hooked_read;
-        0x1a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.load_balance_response_type {
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::InitialResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<InitialLoadBalanceResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_response_type = ::core::option::Option::Some(
-                            load_balance_response::LoadBalanceResponseType::InitialResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<InitialLoadBalanceResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.load_balance_response_type {
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::ServerList(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ServerList>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_response_type = ::core::option::Option::Some(
-                            load_balance_response::LoadBalanceResponseType::ServerList(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ServerList>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.load_balance_response_type {
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::FallbackResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<FallbackResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load_balance_response_type = ::core::option::Option::Some(
-                            load_balance_response::LoadBalanceResponseType::FallbackResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<FallbackResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.load_balance_response_type {
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::InitialResponse(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Msg::<InitialLoadBalanceResponse>::size(v),
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::ServerList(v),
-                    ) => 1 + __fastrs::Msg::<ServerList>::size(v),
-                    ::core::option::Option::Some(
-                        load_balance_response::LoadBalanceResponseType::FallbackResponse(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Msg::<FallbackResponse>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.load_balance_response_type {
-                ::core::option::Option::Some(
-                    load_balance_response::LoadBalanceResponseType::InitialResponse(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<InitialLoadBalanceResponse>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    load_balance_response::LoadBalanceResponseType::ServerList(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Msg<ServerList>>(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    load_balance_response::LoadBalanceResponseType::FallbackResponse(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<FallbackResponse>,
-                    >(v, &[0x1a], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 3 load_balance_response_type = load_balance_response::LoadBalanceResponseType::InitialResponse: __fastrs::Member<__fastrs::Tab<InitialLoadBalanceResponse>>;
+        0x12 load_balance_response_type = load_balance_response::LoadBalanceResponseType::ServerList: __fastrs::Member<__fastrs::Tab<ServerList>>;
+        0x1a load_balance_response_type = load_balance_response::LoadBalanceResponseType::FallbackResponse: __fastrs::Member<__fastrs::Tab<FallbackResponse>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.load_balance_response_type = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.load_balance_response_type {
+            ::core::option::Option::Some(
+                load_balance_response::LoadBalanceResponseType::InitialResponse(_),
+            ) => 0x0a,
+            ::core::option::Option::Some(
+                load_balance_response::LoadBalanceResponseType::ServerList(_),
+            ) => 0x12,
+            ::core::option::Option::Some(
+                load_balance_response::LoadBalanceResponseType::FallbackResponse(_),
+            ) => 0x1a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -719,140 +528,18 @@ impl __fastrs::table::Tabled for Load {
         0x0a load_balance_tag: __fastrs::Implicit<__fastrs::Str>;
         0x1a user_id: __fastrs::Implicit<__fastrs::Str>;
         0x20 num_calls_started: __fastrs::Implicit<__fastrs::Int64>;
-        0x28 => hooked;
+        0x28 ..= 5 in_progress_report = load::InProgressReport::NumCallsInProgress: __fastrs::Member<__fastrs::Int64>;
         0x30 num_calls_finished_without_error: __fastrs::Implicit<__fastrs::Int64>;
         0x38 num_calls_finished_with_error: __fastrs::Implicit<__fastrs::Int64>;
         0x40 total_bytes_sent: __fastrs::Implicit<__fastrs::Int64>;
         0x48 total_bytes_received: __fastrs::Implicit<__fastrs::Int64>;
         0x52 total_latency: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x5a metric_data: __fastrs::Repeated<__fastrs::Tab<CallMetricData>>;
-        0x62 => hooked;
-        0x68 => hooked_read;
-        0x72 => hooked_read;
+        0x62 ..= 14 orphaned_load = load::OrphanedLoad::LoadKey: __fastrs::Member<__fastrs::Bytes>;
+        0x68 orphaned_load = load::OrphanedLoad::LoadKeyUnknown: __fastrs::Member<__fastrs::Bool>;
+        0x72 orphaned_load = load::OrphanedLoad::OrphanedLoadIdentifier: __fastrs::Member<__fastrs::Tab<OrphanedLoadIdentifier>>;
         0x7a client_ip_address: __fastrs::Implicit<__fastrs::Bytes>;
         0x80 num_calls_finished_with_server_error: __fastrs::Implicit<__fastrs::Int64>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x28 => {
-                self.in_progress_report = ::core::option::Option::Some(
-                    load::InProgressReport::NumCallsInProgress(
-                        __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.orphaned_load {
-                    ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Bytes>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.orphaned_load = ::core::option::Option::Some(
-                            load::OrphanedLoad::LoadKey(
-                                __fastrs::compact::read::<__fastrs::Bytes>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x68 => {
-                self.orphaned_load = ::core::option::Option::Some(
-                    load::OrphanedLoad::LoadKeyUnknown(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.orphaned_load {
-                    ::core::option::Option::Some(
-                        load::OrphanedLoad::OrphanedLoadIdentifier(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<OrphanedLoadIdentifier>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.orphaned_load = ::core::option::Option::Some(
-                            load::OrphanedLoad::OrphanedLoadIdentifier(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<OrphanedLoadIdentifier>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x28 => {
-                match &self.in_progress_report {
-                    ::core::option::Option::Some(
-                        load::InProgressReport::NumCallsInProgress(v),
-                    ) => 1 + __fastrs::Int64::size(v),
-                    _ => 0,
-                }
-            }
-            0x62 => {
-                match &self.orphaned_load {
-                    ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
-                        1 + __fastrs::Bytes::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        load::OrphanedLoad::LoadKeyUnknown(v),
-                    ) => 1 + __fastrs::Bool::size(v),
-                    ::core::option::Option::Some(
-                        load::OrphanedLoad::OrphanedLoadIdentifier(v),
-                    ) => 1 + __fastrs::Msg::<OrphanedLoadIdentifier>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x28 => {
-                if let ::core::option::Option::Some(
-                    load::InProgressReport::NumCallsInProgress(v),
-                ) = &self.in_progress_report
-                {
-                    __fastrs::compact::write::<__fastrs::Int64>(v, &[0x28], w);
-                }
-            }
-            0x62 => {
-                match &self.orphaned_load {
-                    ::core::option::Option::Some(load::OrphanedLoad::LoadKey(v)) => {
-                        __fastrs::compact::write::<__fastrs::Bytes>(v, &[0x62], w);
-                    }
-                    ::core::option::Option::Some(
-                        load::OrphanedLoad::LoadKeyUnknown(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Bool>(v, &[0x68], w);
-                    }
-                    ::core::option::Option::Some(
-                        load::OrphanedLoad::OrphanedLoadIdentifier(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<OrphanedLoadIdentifier>,
-                        >(v, &[0x72], w);
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
@@ -863,6 +550,31 @@ impl __fastrs::table::Tabled for Load {
                 self.orphaned_load = ::core::option::Option::None;
             }
             _ => {}
+        }
+    }
+    fn which_member(&self, tag: u32) -> u32 {
+        match tag {
+            0x28 => {
+                match &self.in_progress_report {
+                    ::core::option::Option::Some(
+                        load::InProgressReport::NumCallsInProgress(_),
+                    ) => 0x28,
+                    ::core::option::Option::None => 0,
+                }
+            }
+            0x62 => {
+                match &self.orphaned_load {
+                    ::core::option::Option::Some(load::OrphanedLoad::LoadKey(_)) => 0x62,
+                    ::core::option::Option::Some(
+                        load::OrphanedLoad::LoadKeyUnknown(_),
+                    ) => 0x68,
+                    ::core::option::Option::Some(
+                        load::OrphanedLoad::OrphanedLoadIdentifier(_),
+                    ) => 0x72,
+                    ::core::option::Option::None => 0,
+                }
+            }
+            _ => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// The message sent by the client when calling ServerReflectionInfo method.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ServerReflectionRequest {
@@ -27,187 +26,35 @@ impl __fastrs::table::Tabled for ServerReflectionRequest {
     __fastrs::table::table! {
         ServerReflectionRequest, unknown_fields, [0, 1, 0, 2, 3, 4, 5, 6];
         0x0a host: __fastrs::Implicit<__fastrs::Str>;
-        0x1a => hooked;
-        0x22 => hooked_read;
-        0x2a => hooked_read;
-        0x32 => hooked_read;
-        0x3a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileByFilename(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::FileByFilename(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileContainingSymbol(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::FileContainingSymbol(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileContainingExtension(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ExtensionRequest>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::FileContainingExtension(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ExtensionRequest>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::ListServices(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_request = ::core::option::Option::Some(
-                            server_reflection_request::MessageRequest::ListServices(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x1a => {
-                match &self.message_request {
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileByFilename(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileContainingSymbol(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::FileContainingExtension(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Msg::<ExtensionRequest>::size(v),
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        server_reflection_request::MessageRequest::ListServices(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x1a {
-            match &self.message_request {
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::FileByFilename(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::FileContainingSymbol(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::FileContainingExtension(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ExtensionRequest>,
-                    >(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::AllExtensionNumbersOfType(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_request::MessageRequest::ListServices(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
-                }
-                _ => {}
-            }
-        }
+        0x1a ..= 7 message_request = server_reflection_request::MessageRequest::FileByFilename: __fastrs::Member<__fastrs::Str>;
+        0x22 message_request = server_reflection_request::MessageRequest::FileContainingSymbol: __fastrs::Member<__fastrs::Str>;
+        0x2a message_request = server_reflection_request::MessageRequest::FileContainingExtension: __fastrs::Member<__fastrs::Tab<ExtensionRequest>>;
+        0x32 message_request = server_reflection_request::MessageRequest::AllExtensionNumbersOfType: __fastrs::Member<__fastrs::Str>;
+        0x3a message_request = server_reflection_request::MessageRequest::ListServices: __fastrs::Member<__fastrs::Str>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.message_request = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.message_request {
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::FileByFilename(_),
+            ) => 0x1a,
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::FileContainingSymbol(_),
+            ) => 0x22,
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::FileContainingExtension(_),
+            ) => 0x2a,
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::AllExtensionNumbersOfType(_),
+            ) => 0x32,
+            ::core::option::Option::Some(
+                server_reflection_request::MessageRequest::ListServices(_),
+            ) => 0x3a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -288,181 +135,33 @@ impl __fastrs::table::Tabled for ServerReflectionResponse {
         ServerReflectionResponse, unknown_fields, [0, 1, 2, 0, 3, 4, 5, 6];
         0x0a valid_host: __fastrs::Implicit<__fastrs::Str>;
         0x12 original_request: __fastrs::Optional<__fastrs::Tab<ServerReflectionRequest>>;
-        0x22 => hooked;
-        0x2a => hooked_read;
-        0x32 => hooked_read;
-        0x3a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::FileDescriptorResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<FileDescriptorResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_response = ::core::option::Option::Some(
-                            server_reflection_response::MessageResponse::FileDescriptorResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<FileDescriptorResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ExtensionNumberResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_response = ::core::option::Option::Some(
-                            server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ExtensionNumberResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::ListServicesResponse(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ListServiceResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_response = ::core::option::Option::Some(
-                            server_reflection_response::MessageResponse::ListServicesResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ListServiceResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::ErrorResponse(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ErrorResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.message_response = ::core::option::Option::Some(
-                            server_reflection_response::MessageResponse::ErrorResponse(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ErrorResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.message_response {
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::FileDescriptorResponse(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Msg::<FileDescriptorResponse>::size(v),
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Msg::<ExtensionNumberResponse>::size(v),
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::ListServicesResponse(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Msg::<ListServiceResponse>::size(v),
-                    ::core::option::Option::Some(
-                        server_reflection_response::MessageResponse::ErrorResponse(v),
-                    ) => 1 + __fastrs::Msg::<ErrorResponse>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x22 {
-            match &self.message_response {
-                ::core::option::Option::Some(
-                    server_reflection_response::MessageResponse::FileDescriptorResponse(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<FileDescriptorResponse>,
-                    >(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ExtensionNumberResponse>,
-                    >(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_response::MessageResponse::ListServicesResponse(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ListServiceResponse>,
-                    >(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    server_reflection_response::MessageResponse::ErrorResponse(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ErrorResponse>,
-                    >(v, &[0x3a], w);
-                }
-                _ => {}
-            }
-        }
+        0x22 ..= 7 message_response = server_reflection_response::MessageResponse::FileDescriptorResponse: __fastrs::Member<__fastrs::Tab<FileDescriptorResponse>>;
+        0x2a message_response = server_reflection_response::MessageResponse::AllExtensionNumbersResponse: __fastrs::Member<__fastrs::Tab<ExtensionNumberResponse>>;
+        0x32 message_response = server_reflection_response::MessageResponse::ListServicesResponse: __fastrs::Member<__fastrs::Tab<ListServiceResponse>>;
+        0x3a message_response = server_reflection_response::MessageResponse::ErrorResponse: __fastrs::Member<__fastrs::Tab<ErrorResponse>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.message_response = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.message_response {
+            ::core::option::Option::Some(
+                server_reflection_response::MessageResponse::FileDescriptorResponse(_),
+            ) => 0x22,
+            ::core::option::Option::Some(
+                server_reflection_response::MessageResponse::AllExtensionNumbersResponse(
+                    _,
+                ),
+            ) => 0x2a,
+            ::core::option::Option::Some(
+                server_reflection_response::MessageResponse::ListServicesResponse(_),
+            ) => 0x32,
+            ::core::option::Option::Some(
+                server_reflection_response::MessageResponse::ErrorResponse(_),
+            ) => 0x3a,
+            ::core::option::Option::None => 0,
         }
     }
 }

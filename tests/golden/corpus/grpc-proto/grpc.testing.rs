@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Parameters of poisson process distribution, which is a good representation
 /// of activity coming in from independent identical stationary sources.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -58,93 +57,19 @@ impl ::fastrs::Message for LoadParams {
 impl __fastrs::table::Tabled for LoadParams {
     __fastrs::table::table! {
         LoadParams, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.load {
-                    ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ClosedLoopParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load = ::core::option::Option::Some(
-                            load_params::Load::ClosedLoop(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ClosedLoopParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.load {
-                    ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<PoissonParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.load = ::core::option::Option::Some(
-                            load_params::Load::Poisson(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<PoissonParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.load {
-                    ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
-                        1 + __fastrs::Msg::<ClosedLoopParams>::size(v)
-                    }
-                    ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
-                        1 + __fastrs::Msg::<PoissonParams>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.load {
-                ::core::option::Option::Some(load_params::Load::ClosedLoop(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ClosedLoopParams>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(load_params::Load::Poisson(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<PoissonParams>,
-                    >(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 load = load_params::Load::ClosedLoop: __fastrs::Member<__fastrs::Tab<ClosedLoopParams>>;
+        0x12 load = load_params::Load::Poisson: __fastrs::Member<__fastrs::Tab<PoissonParams>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.load = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.load {
+            ::core::option::Option::Some(load_params::Load::ClosedLoop(_)) => 0x0a,
+            ::core::option::Option::Some(load_params::Load::Poisson(_)) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -196,74 +121,19 @@ impl __fastrs::table::Tabled for ChannelArg {
     __fastrs::table::table! {
         ChannelArg, unknown_fields, [0, 1, 2, 3];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
-        0x12 => hooked;
-        0x18 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.value {
-                    ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            channel_arg::Value::StrValue(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.value = ::core::option::Option::Some(
-                    channel_arg::Value::IntValue(
-                        __fastrs::compact::read::<__fastrs::Int32>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.value {
-                    ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    ::core::option::Option::Some(channel_arg::Value::IntValue(v)) => {
-                        1 + __fastrs::Int32::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x12 {
-            match &self.value {
-                ::core::option::Option::Some(channel_arg::Value::StrValue(v)) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(channel_arg::Value::IntValue(v)) => {
-                    __fastrs::compact::write::<__fastrs::Int32>(v, &[0x18], w);
-                }
-                _ => {}
-            }
-        }
+        0x12 ..= 3 value = channel_arg::Value::StrValue: __fastrs::Member<__fastrs::Str>;
+        0x18 value = channel_arg::Value::IntValue: __fastrs::Member<__fastrs::Int32>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.value = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.value {
+            ::core::option::Option::Some(channel_arg::Value::StrValue(_)) => 0x12,
+            ::core::option::Option::Some(channel_arg::Value::IntValue(_)) => 0x18,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -398,87 +268,19 @@ impl ::fastrs::Message for ClientArgs {
 impl __fastrs::table::Tabled for ClientArgs {
     __fastrs::table::table! {
         ClientArgs, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.argtype {
-                    ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ClientConfig>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.argtype = ::core::option::Option::Some(
-                            client_args::Argtype::Setup(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ClientConfig>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.argtype {
-                    ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Mark>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.argtype = ::core::option::Option::Some(
-                            client_args::Argtype::Mark(
-                                __fastrs::compact::read::<__fastrs::Msg<Mark>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.argtype {
-                    ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
-                        1 + __fastrs::Msg::<ClientConfig>::size(v)
-                    }
-                    ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
-                        1 + __fastrs::Msg::<Mark>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.argtype {
-                ::core::option::Option::Some(client_args::Argtype::Setup(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ClientConfig>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(client_args::Argtype::Mark(v)) => {
-                    __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 argtype = client_args::Argtype::Setup: __fastrs::Member<__fastrs::Tab<ClientConfig>>;
+        0x12 argtype = client_args::Argtype::Mark: __fastrs::Member<__fastrs::Tab<Mark>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.argtype = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.argtype {
+            ::core::option::Option::Some(client_args::Argtype::Setup(_)) => 0x0a,
+            ::core::option::Option::Some(client_args::Argtype::Mark(_)) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -558,87 +360,19 @@ impl ::fastrs::Message for ServerArgs {
 impl __fastrs::table::Tabled for ServerArgs {
     __fastrs::table::table! {
         ServerArgs, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.argtype {
-                    ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ServerConfig>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.argtype = ::core::option::Option::Some(
-                            server_args::Argtype::Setup(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ServerConfig>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.argtype {
-                    ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Msg<Mark>>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.argtype = ::core::option::Option::Some(
-                            server_args::Argtype::Mark(
-                                __fastrs::compact::read::<__fastrs::Msg<Mark>>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.argtype {
-                    ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
-                        1 + __fastrs::Msg::<ServerConfig>::size(v)
-                    }
-                    ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
-                        1 + __fastrs::Msg::<Mark>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.argtype {
-                ::core::option::Option::Some(server_args::Argtype::Setup(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ServerConfig>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(server_args::Argtype::Mark(v)) => {
-                    __fastrs::compact::write::<__fastrs::Msg<Mark>>(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 argtype = server_args::Argtype::Setup: __fastrs::Member<__fastrs::Tab<ServerConfig>>;
+        0x12 argtype = server_args::Argtype::Mark: __fastrs::Member<__fastrs::Tab<Mark>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.argtype = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.argtype {
+            ::core::option::Option::Some(server_args::Argtype::Setup(_)) => 0x0a,
+            ::core::option::Option::Some(server_args::Argtype::Mark(_)) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -2351,133 +2085,27 @@ impl ::fastrs::Message for PayloadConfig {
 impl __fastrs::table::Tabled for PayloadConfig {
     __fastrs::table::table! {
         PayloadConfig, unknown_fields, [0, 1, 2, 3];
-        0x0a => hooked;
-        0x12 => hooked_read;
-        0x1a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        payload_config::Payload::BytebufParams(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ByteBufferParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            payload_config::Payload::BytebufParams(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ByteBufferParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        payload_config::Payload::SimpleParams(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<SimpleProtoParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            payload_config::Payload::SimpleParams(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<SimpleProtoParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.payload {
-                    ::core::option::Option::Some(
-                        payload_config::Payload::ComplexParams(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ComplexProtoParams>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.payload = ::core::option::Option::Some(
-                            payload_config::Payload::ComplexParams(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ComplexProtoParams>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.payload {
-                    ::core::option::Option::Some(
-                        payload_config::Payload::BytebufParams(v),
-                    ) => 1 + __fastrs::Msg::<ByteBufferParams>::size(v),
-                    ::core::option::Option::Some(
-                        payload_config::Payload::SimpleParams(v),
-                    ) => 1 + __fastrs::Msg::<SimpleProtoParams>::size(v),
-                    ::core::option::Option::Some(
-                        payload_config::Payload::ComplexParams(v),
-                    ) => 1 + __fastrs::Msg::<ComplexProtoParams>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.payload {
-                ::core::option::Option::Some(
-                    payload_config::Payload::BytebufParams(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ByteBufferParams>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    payload_config::Payload::SimpleParams(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<SimpleProtoParams>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    payload_config::Payload::ComplexParams(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ComplexProtoParams>,
-                    >(v, &[0x1a], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 3 payload = payload_config::Payload::BytebufParams: __fastrs::Member<__fastrs::Tab<ByteBufferParams>>;
+        0x12 payload = payload_config::Payload::SimpleParams: __fastrs::Member<__fastrs::Tab<SimpleProtoParams>>;
+        0x1a payload = payload_config::Payload::ComplexParams: __fastrs::Member<__fastrs::Tab<ComplexProtoParams>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.payload = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.payload {
+            ::core::option::Option::Some(payload_config::Payload::BytebufParams(_)) => {
+                0x0a
+            }
+            ::core::option::Option::Some(payload_config::Payload::SimpleParams(_)) => {
+                0x12
+            }
+            ::core::option::Option::Some(payload_config::Payload::ComplexParams(_)) => {
+                0x1a
+            }
+            ::core::option::Option::None => 0,
         }
     }
 }

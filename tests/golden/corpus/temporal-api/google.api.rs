@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Defines the HTTP configuration for an API service. It contains a list of
 /// \[HttpRule\]\[google.api.HttpRule\], each specifying the mapping of an RPC method
 /// to one or more HTTP REST API methods.
@@ -350,186 +349,15 @@ impl __fastrs::table::Tabled for HttpRule {
     __fastrs::table::table! {
         HttpRule, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 10];
         0x0a selector: __fastrs::Implicit<__fastrs::Str>;
-        0x12 => hooked;
-        0x1a => hooked_read;
-        0x22 => hooked_read;
-        0x2a => hooked_read;
-        0x32 => hooked_read;
+        0x12 ..= 6 pattern = http_rule::Pattern::Get: __fastrs::Member<__fastrs::Str>;
+        0x1a pattern = http_rule::Pattern::Put: __fastrs::Member<__fastrs::Str>;
+        0x22 pattern = http_rule::Pattern::Post: __fastrs::Member<__fastrs::Str>;
+        0x2a pattern = http_rule::Pattern::Delete: __fastrs::Member<__fastrs::Str>;
+        0x32 pattern = http_rule::Pattern::Patch: __fastrs::Member<__fastrs::Str>;
         0x3a body: __fastrs::Implicit<__fastrs::Str>;
-        0x42 => hooked;
+        0x42 ..= 8 pattern = http_rule::Pattern::Custom: __fastrs::Member<__fastrs::Tab<CustomHttpPattern>>;
         0x5a additional_bindings: __fastrs::Repeated<__fastrs::Tab<HttpRule>>;
         0x62 response_body: __fastrs::Implicit<__fastrs::Str>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Get(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Put(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Post(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Delete(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Patch(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Custom(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CustomHttpPattern>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.pattern = ::core::option::Option::Some(
-                            http_rule::Pattern::Custom(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CustomHttpPattern>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            0x42 => {
-                match &self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Custom(v)) => {
-                        1 + __fastrs::Msg::<CustomHttpPattern>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x12 => {
-                match &self.pattern {
-                    ::core::option::Option::Some(http_rule::Pattern::Get(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(http_rule::Pattern::Put(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(http_rule::Pattern::Post(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(http_rule::Pattern::Delete(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
-                    }
-                    ::core::option::Option::Some(http_rule::Pattern::Patch(v)) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
-                    }
-                    _ => {}
-                }
-            }
-            0x42 => {
-                if let ::core::option::Option::Some(http_rule::Pattern::Custom(v)) = &self
-                    .pattern
-                {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<CustomHttpPattern>,
-                    >(v, &[0x42], w);
-                }
-            }
-            _ => {}
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
@@ -540,6 +368,17 @@ impl __fastrs::table::Tabled for HttpRule {
                 self.pattern = ::core::option::Option::None;
             }
             _ => {}
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.pattern {
+            ::core::option::Option::Some(http_rule::Pattern::Get(_)) => 0x12,
+            ::core::option::Option::Some(http_rule::Pattern::Put(_)) => 0x1a,
+            ::core::option::Option::Some(http_rule::Pattern::Post(_)) => 0x22,
+            ::core::option::Option::Some(http_rule::Pattern::Delete(_)) => 0x2a,
+            ::core::option::Option::Some(http_rule::Pattern::Patch(_)) => 0x32,
+            ::core::option::Option::Some(http_rule::Pattern::Custom(_)) => 0x42,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// The outcome of a completed activity execution: either a successful result or a failure.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ActivityExecutionOutcome {
@@ -20,101 +19,23 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
 impl __fastrs::table::Tabled for ActivityExecutionOutcome {
     __fastrs::table::table! {
         ActivityExecutionOutcome, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.value {
-                    ::core::option::Option::Some(
-                        activity_execution_outcome::Value::Result(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::common::v1::Payloads>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            activity_execution_outcome::Value::Result(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::common::v1::Payloads>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.value {
-                    ::core::option::Option::Some(
-                        activity_execution_outcome::Value::Failure(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            activity_execution_outcome::Value::Failure(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.value {
-                    ::core::option::Option::Some(
-                        activity_execution_outcome::Value::Result(v),
-                    ) => 1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v),
-                    ::core::option::Option::Some(
-                        activity_execution_outcome::Value::Failure(v),
-                    ) => 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.value {
-                ::core::option::Option::Some(
-                    activity_execution_outcome::Value::Result(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    activity_execution_outcome::Value::Failure(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 value = activity_execution_outcome::Value::Result: __fastrs::Member<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x12 value = activity_execution_outcome::Value::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.value = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.value {
+            ::core::option::Option::Some(
+                activity_execution_outcome::Value::Result(_),
+            ) => 0x0a,
+            ::core::option::Option::Some(
+                activity_execution_outcome::Value::Failure(_),
+            ) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -441,7 +362,6 @@ impl __fastrs::table::Tabled for CallbackInfo {
 /// Types nested in [`CallbackInfo`].
 pub mod callback_info {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// Trigger for when the activity is closed.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct ActivityClosed {
@@ -474,67 +394,17 @@ pub mod callback_info {
     impl __fastrs::table::Tabled for Trigger {
         __fastrs::table::table! {
             Trigger, unknown_fields, [0, 1];
-            0x0a => hooked;
-        }
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.variant {
-                        ::core::option::Option::Some(
-                            trigger::Variant::ActivityClosed(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<ActivityClosed>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.variant = ::core::option::Option::Some(
-                                trigger::Variant::ActivityClosed(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<ActivityClosed>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
-        }
-        fn size_hooked(&self, tag: u32) -> usize {
-            match tag {
-                0x0a => {
-                    match &self.variant {
-                        ::core::option::Option::Some(
-                            trigger::Variant::ActivityClosed(v),
-                        ) => 1 + __fastrs::Msg::<ActivityClosed>::size(v),
-                        _ => 0,
-                    }
-                }
-                _ => 0,
-            }
-        }
-        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            if tag == 0x0a {
-                if let ::core::option::Option::Some(
-                    trigger::Variant::ActivityClosed(v),
-                ) = &self.variant
-                {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ActivityClosed>,
-                    >(v, &[0x0a], w);
-                }
-            }
+            0x0a ..= 1 variant = trigger::Variant::ActivityClosed: __fastrs::Member<__fastrs::Tab<ActivityClosed>>;
         }
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.variant = ::core::option::Option::None;
+            }
+        }
+        fn which_member(&self, _tag: u32) -> u32 {
+            match &self.variant {
+                ::core::option::Option::Some(trigger::Variant::ActivityClosed(_)) => 0x0a,
+                ::core::option::Option::None => 0,
             }
         }
     }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct BatchOperationInfo {
     /// Batch job ID
@@ -300,83 +299,26 @@ impl __fastrs::table::Tabled for BatchOperationUnpauseActivities {
     __fastrs::table::table! {
         BatchOperationUnpauseActivities, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x12 => hooked;
-        0x18 => hooked_read;
+        0x12 ..= 3 activity = batch_operation_unpause_activities::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x18 activity = batch_operation_unpause_activities::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
         0x20 reset_attempts: __fastrs::Implicit<__fastrs::Bool>;
         0x28 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
         0x32 jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_unpause_activities::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            batch_operation_unpause_activities::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.activity = ::core::option::Option::Some(
-                    batch_operation_unpause_activities::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_unpause_activities::Activity::Type(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        batch_operation_unpause_activities::Activity::MatchAll(v),
-                    ) => 1 + __fastrs::Bool::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x12 {
-            match &self.activity {
-                ::core::option::Option::Some(
-                    batch_operation_unpause_activities::Activity::Type(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    batch_operation_unpause_activities::Activity::MatchAll(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
-                }
-                _ => {}
-            }
-        }
-    }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.activity = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.activity {
+            ::core::option::Option::Some(
+                batch_operation_unpause_activities::Activity::Type(_),
+            ) => 0x12,
+            ::core::option::Option::Some(
+                batch_operation_unpause_activities::Activity::MatchAll(_),
+            ) => 0x18,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -408,100 +350,23 @@ impl __fastrs::table::Tabled for BatchOperationTriggerWorkflowRule {
     __fastrs::table::table! {
         BatchOperationTriggerWorkflowRule, unknown_fields, [0, 1, 2, 3];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x12 => hooked;
-        0x1a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.rule {
-                    ::core::option::Option::Some(
-                        batch_operation_trigger_workflow_rule::Rule::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.rule = ::core::option::Option::Some(
-                            batch_operation_trigger_workflow_rule::Rule::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.rule {
-                    ::core::option::Option::Some(
-                        batch_operation_trigger_workflow_rule::Rule::Spec(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.rule = ::core::option::Option::Some(
-                            batch_operation_trigger_workflow_rule::Rule::Spec(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.rule {
-                    ::core::option::Option::Some(
-                        batch_operation_trigger_workflow_rule::Rule::Id(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        batch_operation_trigger_workflow_rule::Rule::Spec(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::rules::v1::WorkflowRuleSpec,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x12 {
-            match &self.rule {
-                ::core::option::Option::Some(
-                    batch_operation_trigger_workflow_rule::Rule::Id(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    batch_operation_trigger_workflow_rule::Rule::Spec(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                    >(v, &[0x1a], w);
-                }
-                _ => {}
-            }
-        }
+        0x12 ..= 3 rule = batch_operation_trigger_workflow_rule::Rule::Id: __fastrs::Member<__fastrs::Str>;
+        0x1a rule = batch_operation_trigger_workflow_rule::Rule::Spec: __fastrs::Member<__fastrs::Tab<super::super::rules::v1::WorkflowRuleSpec>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.rule = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.rule {
+            ::core::option::Option::Some(
+                batch_operation_trigger_workflow_rule::Rule::Id(_),
+            ) => 0x12,
+            ::core::option::Option::Some(
+                batch_operation_trigger_workflow_rule::Rule::Spec(_),
+            ) => 0x1a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -549,85 +414,28 @@ impl __fastrs::table::Tabled for BatchOperationResetActivities {
     __fastrs::table::table! {
         BatchOperationResetActivities, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x12 => hooked;
-        0x18 => hooked_read;
+        0x12 ..= 3 activity = batch_operation_reset_activities::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x18 activity = batch_operation_reset_activities::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
         0x20 reset_attempts: __fastrs::Implicit<__fastrs::Bool>;
         0x28 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
         0x30 keep_paused: __fastrs::Implicit<__fastrs::Bool>;
         0x3a jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x40 restore_original_options: __fastrs::Implicit<__fastrs::Bool>;
     }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_reset_activities::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            batch_operation_reset_activities::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.activity = ::core::option::Option::Some(
-                    batch_operation_reset_activities::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_reset_activities::Activity::Type(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        batch_operation_reset_activities::Activity::MatchAll(v),
-                    ) => 1 + __fastrs::Bool::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x12 {
-            match &self.activity {
-                ::core::option::Option::Some(
-                    batch_operation_reset_activities::Activity::Type(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    batch_operation_reset_activities::Activity::MatchAll(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
-                }
-                _ => {}
-            }
-        }
-    }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.activity = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.activity {
+            ::core::option::Option::Some(
+                batch_operation_reset_activities::Activity::Type(_),
+            ) => 0x12,
+            ::core::option::Option::Some(
+                batch_operation_reset_activities::Activity::MatchAll(_),
+            ) => 0x18,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -675,83 +483,26 @@ impl __fastrs::table::Tabled for BatchOperationUpdateActivityOptions {
     __fastrs::table::table! {
         BatchOperationUpdateActivityOptions, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x12 => hooked;
-        0x18 => hooked_read;
+        0x12 ..= 3 activity = batch_operation_update_activity_options::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x18 activity = batch_operation_update_activity_options::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
         0x22 activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
         0x2a update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
         0x30 restore_original: __fastrs::Implicit<__fastrs::Bool>;
     }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_update_activity_options::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            batch_operation_update_activity_options::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.activity = ::core::option::Option::Some(
-                    batch_operation_update_activity_options::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        batch_operation_update_activity_options::Activity::Type(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        batch_operation_update_activity_options::Activity::MatchAll(v),
-                    ) => 1 + __fastrs::Bool::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x12 {
-            match &self.activity {
-                ::core::option::Option::Some(
-                    batch_operation_update_activity_options::Activity::Type(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    batch_operation_update_activity_options::Activity::MatchAll(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x18], w);
-                }
-                _ => {}
-            }
-        }
-    }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.activity = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.activity {
+            ::core::option::Option::Some(
+                batch_operation_update_activity_options::Activity::Type(_),
+            ) => 0x12,
+            ::core::option::Option::Some(
+                batch_operation_update_activity_options::Activity::MatchAll(_),
+            ) => 0x18,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct ScheduleActivityTaskCommandAttributes {
     pub activity_id: ::fastrs::alloc::string::String,
@@ -746,706 +745,87 @@ impl __fastrs::table::Tabled for Command {
         Command, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 16, 17,
             18];
         0x08 command_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::CommandType>>;
-        0x12 => hooked;
-        0x1a => hooked_read;
-        0x22 => hooked_read;
-        0x2a => hooked_read;
-        0x32 => hooked_read;
-        0x3a => hooked_read;
-        0x42 => hooked_read;
-        0x4a => hooked_read;
-        0x52 => hooked_read;
-        0x5a => hooked_read;
-        0x62 => hooked_read;
-        0x6a => hooked_read;
-        0x72 => hooked_read;
-        0x7a => hooked_read;
-        0x8a => hooked_read;
-        0x92 => hooked_read;
-        0x9a => hooked_read;
+        0x12 ..= 19 attributes = command::Attributes::ScheduleActivityTaskCommandAttributes: __fastrs::Member<__fastrs::Tab<ScheduleActivityTaskCommandAttributes>>;
+        0x1a attributes = command::Attributes::StartTimerCommandAttributes: __fastrs::Member<__fastrs::Tab<StartTimerCommandAttributes>>;
+        0x22 attributes = command::Attributes::CompleteWorkflowExecutionCommandAttributes: __fastrs::Member<__fastrs::Tab<CompleteWorkflowExecutionCommandAttributes>>;
+        0x2a attributes = command::Attributes::FailWorkflowExecutionCommandAttributes: __fastrs::Member<__fastrs::Tab<FailWorkflowExecutionCommandAttributes>>;
+        0x32 attributes = command::Attributes::RequestCancelActivityTaskCommandAttributes: __fastrs::Member<__fastrs::Tab<RequestCancelActivityTaskCommandAttributes>>;
+        0x3a attributes = command::Attributes::CancelTimerCommandAttributes: __fastrs::Member<__fastrs::Tab<CancelTimerCommandAttributes>>;
+        0x42 attributes = command::Attributes::CancelWorkflowExecutionCommandAttributes: __fastrs::Member<__fastrs::Tab<CancelWorkflowExecutionCommandAttributes>>;
+        0x4a attributes = command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes: __fastrs::Member<__fastrs::Tab<RequestCancelExternalWorkflowExecutionCommandAttributes>>;
+        0x52 attributes = command::Attributes::RecordMarkerCommandAttributes: __fastrs::Member<__fastrs::Tab<RecordMarkerCommandAttributes>>;
+        0x5a attributes = command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes: __fastrs::Member<__fastrs::Tab<ContinueAsNewWorkflowExecutionCommandAttributes>>;
+        0x62 attributes = command::Attributes::StartChildWorkflowExecutionCommandAttributes: __fastrs::Member<__fastrs::Tab<StartChildWorkflowExecutionCommandAttributes>>;
+        0x6a attributes = command::Attributes::SignalExternalWorkflowExecutionCommandAttributes: __fastrs::Member<__fastrs::Tab<SignalExternalWorkflowExecutionCommandAttributes>>;
+        0x72 attributes = command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes: __fastrs::Member<__fastrs::Tab<UpsertWorkflowSearchAttributesCommandAttributes>>;
+        0x7a attributes = command::Attributes::ProtocolMessageCommandAttributes: __fastrs::Member<__fastrs::Tab<ProtocolMessageCommandAttributes>>;
+        0x8a attributes = command::Attributes::ModifyWorkflowPropertiesCommandAttributes: __fastrs::Member<__fastrs::Tab<ModifyWorkflowPropertiesCommandAttributes>>;
+        0x92 attributes = command::Attributes::ScheduleNexusOperationCommandAttributes: __fastrs::Member<__fastrs::Tab<ScheduleNexusOperationCommandAttributes>>;
+        0x9a attributes = command::Attributes::RequestCancelNexusOperationCommandAttributes: __fastrs::Member<__fastrs::Tab<RequestCancelNexusOperationCommandAttributes>>;
         0x96a user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
         0x972 event_group_markers: __fastrs::Repeated<__fastrs::Tab<super::super::sdk::v1::EventGroupMarker>>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ScheduleActivityTaskCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ScheduleActivityTaskCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::StartTimerCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartTimerCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::StartTimerCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartTimerCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::CompleteWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::CompleteWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::FailWorkflowExecutionCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::FailWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelActivityTaskCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::RequestCancelActivityTaskCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::CancelTimerCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelTimerCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::CancelTimerCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelTimerCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::CancelWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                RequestCancelExternalWorkflowExecutionCommandAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        RequestCancelExternalWorkflowExecutionCommandAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x52 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::RecordMarkerCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<RecordMarkerCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::RecordMarkerCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<RecordMarkerCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ContinueAsNewWorkflowExecutionCommandAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ContinueAsNewWorkflowExecutionCommandAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::StartChildWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::StartChildWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x6a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                SignalExternalWorkflowExecutionCommandAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        SignalExternalWorkflowExecutionCommandAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                UpsertWorkflowSearchAttributesCommandAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        UpsertWorkflowSearchAttributesCommandAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x7a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ProtocolMessageCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ProtocolMessageCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ProtocolMessageCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ProtocolMessageCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x8a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ModifyWorkflowPropertiesCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x92 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ScheduleNexusOperationCommandAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::ScheduleNexusOperationCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x9a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelNexusOperationCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            command::Attributes::RequestCancelNexusOperationCommandAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.attributes {
-                    ::core::option::Option::Some(
-                        command::Attributes::ScheduleActivityTaskCommandAttributes(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                ScheduleActivityTaskCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::StartTimerCommandAttributes(v),
-                    ) => 1 + __fastrs::Msg::<StartTimerCommandAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        command::Attributes::CompleteWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                CompleteWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::FailWorkflowExecutionCommandAttributes(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                FailWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelActivityTaskCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                RequestCancelActivityTaskCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::CancelTimerCommandAttributes(v),
-                    ) => 1 + __fastrs::Msg::<CancelTimerCommandAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                CancelWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                RequestCancelExternalWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::RecordMarkerCommandAttributes(v),
-                    ) => 1 + __fastrs::Msg::<RecordMarkerCommandAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                ContinueAsNewWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::StartChildWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                StartChildWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                SignalExternalWorkflowExecutionCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                UpsertWorkflowSearchAttributesCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::ProtocolMessageCommandAttributes(v),
-                    ) => 1 + __fastrs::Msg::<ProtocolMessageCommandAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ModifyWorkflowPropertiesCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::ScheduleNexusOperationCommandAttributes(v),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ScheduleNexusOperationCommandAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        command::Attributes::RequestCancelNexusOperationCommandAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                RequestCancelNexusOperationCommandAttributes,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x12 {
-            match &self.attributes {
-                ::core::option::Option::Some(
-                    command::Attributes::ScheduleActivityTaskCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ScheduleActivityTaskCommandAttributes>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::StartTimerCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<StartTimerCommandAttributes>,
-                    >(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::CompleteWorkflowExecutionCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<CompleteWorkflowExecutionCommandAttributes>,
-                    >(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::FailWorkflowExecutionCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<FailWorkflowExecutionCommandAttributes>,
-                    >(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::RequestCancelActivityTaskCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<RequestCancelActivityTaskCommandAttributes>,
-                    >(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::CancelTimerCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<CancelTimerCommandAttributes>,
-                    >(v, &[0x3a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::CancelWorkflowExecutionCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<CancelWorkflowExecutionCommandAttributes>,
-                    >(v, &[0x42], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            RequestCancelExternalWorkflowExecutionCommandAttributes,
-                        >,
-                    >(v, &[0x4a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::RecordMarkerCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<RecordMarkerCommandAttributes>,
-                    >(v, &[0x52], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ContinueAsNewWorkflowExecutionCommandAttributes>,
-                    >(v, &[0x5a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::StartChildWorkflowExecutionCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<StartChildWorkflowExecutionCommandAttributes>,
-                    >(v, &[0x62], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<SignalExternalWorkflowExecutionCommandAttributes>,
-                    >(v, &[0x6a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<UpsertWorkflowSearchAttributesCommandAttributes>,
-                    >(v, &[0x72], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::ProtocolMessageCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ProtocolMessageCommandAttributes>,
-                    >(v, &[0x7a], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::ModifyWorkflowPropertiesCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ModifyWorkflowPropertiesCommandAttributes>,
-                    >(v, &[0x8a, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::ScheduleNexusOperationCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ScheduleNexusOperationCommandAttributes>,
-                    >(v, &[0x92, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    command::Attributes::RequestCancelNexusOperationCommandAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<RequestCancelNexusOperationCommandAttributes>,
-                    >(v, &[0x9a, 0x01], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.attributes = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.attributes {
+            ::core::option::Option::Some(
+                command::Attributes::ScheduleActivityTaskCommandAttributes(_),
+            ) => 0x12,
+            ::core::option::Option::Some(
+                command::Attributes::StartTimerCommandAttributes(_),
+            ) => 0x1a,
+            ::core::option::Option::Some(
+                command::Attributes::CompleteWorkflowExecutionCommandAttributes(_),
+            ) => 0x22,
+            ::core::option::Option::Some(
+                command::Attributes::FailWorkflowExecutionCommandAttributes(_),
+            ) => 0x2a,
+            ::core::option::Option::Some(
+                command::Attributes::RequestCancelActivityTaskCommandAttributes(_),
+            ) => 0x32,
+            ::core::option::Option::Some(
+                command::Attributes::CancelTimerCommandAttributes(_),
+            ) => 0x3a,
+            ::core::option::Option::Some(
+                command::Attributes::CancelWorkflowExecutionCommandAttributes(_),
+            ) => 0x42,
+            ::core::option::Option::Some(
+                command::Attributes::RequestCancelExternalWorkflowExecutionCommandAttributes(
+                    _,
+                ),
+            ) => 0x4a,
+            ::core::option::Option::Some(
+                command::Attributes::RecordMarkerCommandAttributes(_),
+            ) => 0x52,
+            ::core::option::Option::Some(
+                command::Attributes::ContinueAsNewWorkflowExecutionCommandAttributes(_),
+            ) => 0x5a,
+            ::core::option::Option::Some(
+                command::Attributes::StartChildWorkflowExecutionCommandAttributes(_),
+            ) => 0x62,
+            ::core::option::Option::Some(
+                command::Attributes::SignalExternalWorkflowExecutionCommandAttributes(_),
+            ) => 0x6a,
+            ::core::option::Option::Some(
+                command::Attributes::UpsertWorkflowSearchAttributesCommandAttributes(_),
+            ) => 0x72,
+            ::core::option::Option::Some(
+                command::Attributes::ProtocolMessageCommandAttributes(_),
+            ) => 0x7a,
+            ::core::option::Option::Some(
+                command::Attributes::ModifyWorkflowPropertiesCommandAttributes(_),
+            ) => 0x8a,
+            ::core::option::Option::Some(
+                command::Attributes::ScheduleNexusOperationCommandAttributes(_),
+            ) => 0x92,
+            ::core::option::Option::Some(
+                command::Attributes::RequestCancelNexusOperationCommandAttributes(_),
+            ) => 0x9a,
+            ::core::option::Option::None => 0,
         }
     }
 }

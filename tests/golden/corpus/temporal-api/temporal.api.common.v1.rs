@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct DataBlob {
     pub encoding_type: ::fastrs::EnumValue<super::super::enums::v1::EncodingType>,
@@ -600,143 +599,32 @@ impl ::fastrs::Message for ResetOptions {
 impl __fastrs::table::Tabled for ResetOptions {
     __fastrs::table::table! {
         ResetOptions, unknown_fields, [0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5, 6, 7];
-        0x0a => hooked;
-        0x12 => hooked_read;
-        0x18 => hooked_read;
-        0x22 => hooked_read;
+        0x0a ..= 4 target = reset_options::Target::FirstWorkflowTask: __fastrs::Member<__fastrs::Msg<::fastrs::well_known::Empty>>;
+        0x12 target = reset_options::Target::LastWorkflowTask: __fastrs::Member<__fastrs::Msg<::fastrs::well_known::Empty>>;
+        0x18 target = reset_options::Target::WorkflowTaskId: __fastrs::Member<__fastrs::Int64>;
+        0x22 target = reset_options::Target::BuildId: __fastrs::Member<__fastrs::Str>;
         0x50 reset_reapply_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>>;
         0x58 current_run_only: __fastrs::Implicit<__fastrs::Bool>;
         0x62 | 0x60 reset_reapply_exclude_types: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyExcludeType>>;
     }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.target {
-                    ::core::option::Option::Some(
-                        reset_options::Target::FirstWorkflowTask(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<::fastrs::well_known::Empty>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.target = ::core::option::Option::Some(
-                            reset_options::Target::FirstWorkflowTask(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<::fastrs::well_known::Empty>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.target {
-                    ::core::option::Option::Some(
-                        reset_options::Target::LastWorkflowTask(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<::fastrs::well_known::Empty>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.target = ::core::option::Option::Some(
-                            reset_options::Target::LastWorkflowTask(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<::fastrs::well_known::Empty>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18 => {
-                self.target = ::core::option::Option::Some(
-                    reset_options::Target::WorkflowTaskId(
-                        __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.target {
-                    ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.target = ::core::option::Option::Some(
-                            reset_options::Target::BuildId(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.target {
-                    ::core::option::Option::Some(
-                        reset_options::Target::FirstWorkflowTask(v),
-                    ) => 1 + __fastrs::Msg::<::fastrs::well_known::Empty>::size(v),
-                    ::core::option::Option::Some(
-                        reset_options::Target::LastWorkflowTask(v),
-                    ) => 1 + __fastrs::Msg::<::fastrs::well_known::Empty>::size(v),
-                    ::core::option::Option::Some(
-                        reset_options::Target::WorkflowTaskId(v),
-                    ) => 1 + __fastrs::Int64::size(v),
-                    ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
-                        1 + __fastrs::Str::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.target {
-                ::core::option::Option::Some(
-                    reset_options::Target::FirstWorkflowTask(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<::fastrs::well_known::Empty>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    reset_options::Target::LastWorkflowTask(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<::fastrs::well_known::Empty>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    reset_options::Target::WorkflowTaskId(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
-                }
-                ::core::option::Option::Some(reset_options::Target::BuildId(v)) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                }
-                _ => {}
-            }
-        }
-    }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.target = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.target {
+            ::core::option::Option::Some(reset_options::Target::FirstWorkflowTask(_)) => {
+                0x0a
+            }
+            ::core::option::Option::Some(reset_options::Target::LastWorkflowTask(_)) => {
+                0x12
+            }
+            ::core::option::Option::Some(reset_options::Target::WorkflowTaskId(_)) => {
+                0x18
+            }
+            ::core::option::Option::Some(reset_options::Target::BuildId(_)) => 0x22,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -780,94 +668,20 @@ impl ::fastrs::Message for Callback {
 impl __fastrs::table::Tabled for Callback {
     __fastrs::table::table! {
         Callback, unknown_fields, [0, 0, 1, 2];
-        0x12 => hooked;
-        0x1a => hooked_read;
+        0x12 ..= 3 variant = callback::Variant::Nexus: __fastrs::Member<__fastrs::Tab<callback::Nexus>>;
+        0x1a variant = callback::Variant::Internal: __fastrs::Member<__fastrs::Tab<callback::Internal>>;
         0x322 links: __fastrs::Repeated<__fastrs::Tab<Link>>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<callback::Nexus>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            callback::Variant::Nexus(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<callback::Nexus>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(callback::Variant::Internal(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<callback::Internal>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            callback::Variant::Internal(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<callback::Internal>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.variant {
-                    ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
-                        1 + __fastrs::Msg::<callback::Nexus>::size(v)
-                    }
-                    ::core::option::Option::Some(callback::Variant::Internal(v)) => {
-                        1 + __fastrs::Msg::<callback::Internal>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x12 {
-            match &self.variant {
-                ::core::option::Option::Some(callback::Variant::Nexus(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<callback::Nexus>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(callback::Variant::Internal(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<callback::Internal>,
-                    >(v, &[0x1a], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.variant = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.variant {
+            ::core::option::Option::Some(callback::Variant::Nexus(_)) => 0x12,
+            ::core::option::Option::Some(callback::Variant::Internal(_)) => 0x1a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -998,184 +812,31 @@ impl ::fastrs::Message for Link {
 impl __fastrs::table::Tabled for Link {
     __fastrs::table::table! {
         Link, unknown_fields, [0, 1, 2, 3, 4, 5];
-        0x0a => hooked;
-        0x12 => hooked_read;
-        0x1a => hooked_read;
-        0x22 => hooked_read;
-        0x2a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::WorkflowEvent>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::WorkflowEvent(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::WorkflowEvent>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::BatchJob>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::BatchJob(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::BatchJob>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::Activity(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::Activity>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::Activity(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::Activity>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::NexusOperation>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::NexusOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::NexusOperation>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(link::Variant::Workflow(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<link::Workflow>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            link::Variant::Workflow(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<link::Workflow>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
-                        1 + __fastrs::Msg::<link::WorkflowEvent>::size(v)
-                    }
-                    ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
-                        1 + __fastrs::Msg::<link::BatchJob>::size(v)
-                    }
-                    ::core::option::Option::Some(link::Variant::Activity(v)) => {
-                        1 + __fastrs::Msg::<link::Activity>::size(v)
-                    }
-                    ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
-                        1 + __fastrs::Msg::<link::NexusOperation>::size(v)
-                    }
-                    ::core::option::Option::Some(link::Variant::Workflow(v)) => {
-                        1 + __fastrs::Msg::<link::Workflow>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.variant {
-                ::core::option::Option::Some(link::Variant::WorkflowEvent(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<link::WorkflowEvent>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(link::Variant::BatchJob(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<link::BatchJob>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(link::Variant::Activity(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<link::Activity>,
-                    >(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(link::Variant::NexusOperation(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<link::NexusOperation>,
-                    >(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(link::Variant::Workflow(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<link::Workflow>,
-                    >(v, &[0x2a], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 5 variant = link::Variant::WorkflowEvent: __fastrs::Member<__fastrs::Tab<link::WorkflowEvent>>;
+        0x12 variant = link::Variant::BatchJob: __fastrs::Member<__fastrs::Tab<link::BatchJob>>;
+        0x1a variant = link::Variant::Activity: __fastrs::Member<__fastrs::Tab<link::Activity>>;
+        0x22 variant = link::Variant::NexusOperation: __fastrs::Member<__fastrs::Tab<link::NexusOperation>>;
+        0x2a variant = link::Variant::Workflow: __fastrs::Member<__fastrs::Tab<link::Workflow>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
         }
     }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.variant {
+            ::core::option::Option::Some(link::Variant::WorkflowEvent(_)) => 0x0a,
+            ::core::option::Option::Some(link::Variant::BatchJob(_)) => 0x12,
+            ::core::option::Option::Some(link::Variant::Activity(_)) => 0x1a,
+            ::core::option::Option::Some(link::Variant::NexusOperation(_)) => 0x22,
+            ::core::option::Option::Some(link::Variant::Workflow(_)) => 0x2a,
+            ::core::option::Option::None => 0,
+        }
+    }
 }
 /// Types nested in [`Link`].
 pub mod link {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Variant {
         WorkflowEvent(WorkflowEvent),
@@ -1207,106 +868,23 @@ pub mod link {
             0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
             0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
             0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
-            0x322 => hooked;
-            0x32a => hooked_read;
-        }
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x322 => {
-                    match &mut self.reference {
-                        ::core::option::Option::Some(
-                            workflow_event::Reference::EventRef(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<workflow_event::EventReference>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.reference = ::core::option::Option::Some(
-                                workflow_event::Reference::EventRef(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<workflow_event::EventReference>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x32a => {
-                    match &mut self.reference {
-                        ::core::option::Option::Some(
-                            workflow_event::Reference::RequestIdRef(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<workflow_event::RequestIdReference>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.reference = ::core::option::Option::Some(
-                                workflow_event::Reference::RequestIdRef(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<workflow_event::RequestIdReference>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
-        }
-        fn size_hooked(&self, tag: u32) -> usize {
-            match tag {
-                0x322 => {
-                    match &self.reference {
-                        ::core::option::Option::Some(
-                            workflow_event::Reference::EventRef(v),
-                        ) => 2 + __fastrs::Msg::<workflow_event::EventReference>::size(v),
-                        ::core::option::Option::Some(
-                            workflow_event::Reference::RequestIdRef(v),
-                        ) => {
-                            2
-                                + __fastrs::Msg::<
-                                    workflow_event::RequestIdReference,
-                                >::size(v)
-                        }
-                        _ => 0,
-                    }
-                }
-                _ => 0,
-            }
-        }
-        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            if tag == 0x322 {
-                match &self.reference {
-                    ::core::option::Option::Some(
-                        workflow_event::Reference::EventRef(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<workflow_event::EventReference>,
-                        >(v, &[0xa2, 0x06], w);
-                    }
-                    ::core::option::Option::Some(
-                        workflow_event::Reference::RequestIdRef(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<workflow_event::RequestIdReference>,
-                        >(v, &[0xaa, 0x06], w);
-                    }
-                    _ => {}
-                }
-            }
+            0x322 ..= 101 reference = workflow_event::Reference::EventRef: __fastrs::Member<__fastrs::Tab<workflow_event::EventReference>>;
+            0x32a reference = workflow_event::Reference::RequestIdRef: __fastrs::Member<__fastrs::Tab<workflow_event::RequestIdReference>>;
         }
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x322 {
                 self.reference = ::core::option::Option::None;
+            }
+        }
+        fn which_member(&self, _tag: u32) -> u32 {
+            match &self.reference {
+                ::core::option::Option::Some(workflow_event::Reference::EventRef(_)) => {
+                    0x322
+                }
+                ::core::option::Option::Some(
+                    workflow_event::Reference::RequestIdRef(_),
+                ) => 0x32a,
+                ::core::option::Option::None => 0,
             }
         }
     }
@@ -1609,61 +1187,19 @@ impl ::fastrs::Message for WorkerSelector {
 impl __fastrs::table::Tabled for WorkerSelector {
     __fastrs::table::table! {
         WorkerSelector, unknown_fields, [0, 1];
-        0x0a => hooked;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.selector {
-                    ::core::option::Option::Some(
-                        worker_selector::Selector::WorkerInstanceKey(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.selector = ::core::option::Option::Some(
-                            worker_selector::Selector::WorkerInstanceKey(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.selector {
-                    ::core::option::Option::Some(
-                        worker_selector::Selector::WorkerInstanceKey(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            if let ::core::option::Option::Some(
-                worker_selector::Selector::WorkerInstanceKey(v),
-            ) = &self.selector
-            {
-                __fastrs::compact::write::<__fastrs::Str>(v, &[0x0a], w);
-            }
-        }
+        0x0a ..= 1 selector = worker_selector::Selector::WorkerInstanceKey: __fastrs::Member<__fastrs::Str>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.selector = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.selector {
+            ::core::option::Option::Some(
+                worker_selector::Selector::WorkerInstanceKey(_),
+            ) => 0x0a,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -328,358 +328,56 @@ impl __fastrs::table::Tabled for Failure {
         0x12 source: __fastrs::Implicit<__fastrs::Str>;
         0x1a stack_trace: __fastrs::Implicit<__fastrs::Str>;
         0x22 cause: __fastrs::Optional<__fastrs::TabBox<Failure>>;
-        0x2a => hooked;
-        0x32 => hooked_read;
-        0x3a => hooked_read;
-        0x42 => hooked_read;
-        0x4a => hooked_read;
-        0x52 => hooked_read;
-        0x5a => hooked_read;
-        0x62 => hooked_read;
-        0x6a => hooked_read;
-        0x72 => hooked_read;
+        0x2a ..= 14 failure_info = failure::FailureInfo::ApplicationFailureInfo: __fastrs::Member<__fastrs::Tab<ApplicationFailureInfo>>;
+        0x32 failure_info = failure::FailureInfo::TimeoutFailureInfo: __fastrs::Member<__fastrs::Tab<TimeoutFailureInfo>>;
+        0x3a failure_info = failure::FailureInfo::CanceledFailureInfo: __fastrs::Member<__fastrs::Tab<CanceledFailureInfo>>;
+        0x42 failure_info = failure::FailureInfo::TerminatedFailureInfo: __fastrs::Member<__fastrs::Tab<TerminatedFailureInfo>>;
+        0x4a failure_info = failure::FailureInfo::ServerFailureInfo: __fastrs::Member<__fastrs::Tab<ServerFailureInfo>>;
+        0x52 failure_info = failure::FailureInfo::ResetWorkflowFailureInfo: __fastrs::Member<__fastrs::Tab<ResetWorkflowFailureInfo>>;
+        0x5a failure_info = failure::FailureInfo::ActivityFailureInfo: __fastrs::Member<__fastrs::Tab<ActivityFailureInfo>>;
+        0x62 failure_info = failure::FailureInfo::ChildWorkflowExecutionFailureInfo: __fastrs::Member<__fastrs::Tab<ChildWorkflowExecutionFailureInfo>>;
+        0x6a failure_info = failure::FailureInfo::NexusOperationExecutionFailureInfo: __fastrs::Member<__fastrs::Tab<NexusOperationFailureInfo>>;
+        0x72 failure_info = failure::FailureInfo::NexusHandlerFailureInfo: __fastrs::Member<__fastrs::Tab<NexusHandlerFailureInfo>>;
         0xa2 encoded_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ApplicationFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ApplicationFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ApplicationFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ApplicationFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::TimeoutFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TimeoutFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::TimeoutFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TimeoutFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::CanceledFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CanceledFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::CanceledFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CanceledFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::TerminatedFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TerminatedFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::TerminatedFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TerminatedFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ServerFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ServerFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ServerFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ServerFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x52 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ResetWorkflowFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ResetWorkflowFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ResetWorkflowFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ResetWorkflowFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ActivityFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ActivityFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::ChildWorkflowExecutionFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x6a => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::NexusOperationExecutionFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::NexusHandlerFailureInfo(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusHandlerFailureInfo>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.failure_info = ::core::option::Option::Some(
-                            failure::FailureInfo::NexusHandlerFailureInfo(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusHandlerFailureInfo>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x2a => {
-                match &self.failure_info {
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ApplicationFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<ApplicationFailureInfo>::size(v),
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::TimeoutFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<TimeoutFailureInfo>::size(v),
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::CanceledFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<CanceledFailureInfo>::size(v),
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::TerminatedFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<TerminatedFailureInfo>::size(v),
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ServerFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<ServerFailureInfo>::size(v),
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ResetWorkflowFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<ResetWorkflowFailureInfo>::size(v),
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ActivityFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<ActivityFailureInfo>::size(v),
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<ChildWorkflowExecutionFailureInfo>::size(v),
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<NexusOperationFailureInfo>::size(v),
-                    ::core::option::Option::Some(
-                        failure::FailureInfo::NexusHandlerFailureInfo(v),
-                    ) => 1 + __fastrs::Msg::<NexusHandlerFailureInfo>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x2a {
-            match &self.failure_info {
-                ::core::option::Option::Some(
-                    failure::FailureInfo::ApplicationFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ApplicationFailureInfo>,
-                    >(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    failure::FailureInfo::TimeoutFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<TimeoutFailureInfo>,
-                    >(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    failure::FailureInfo::CanceledFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<CanceledFailureInfo>,
-                    >(v, &[0x3a], w);
-                }
-                ::core::option::Option::Some(
-                    failure::FailureInfo::TerminatedFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<TerminatedFailureInfo>,
-                    >(v, &[0x42], w);
-                }
-                ::core::option::Option::Some(
-                    failure::FailureInfo::ServerFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ServerFailureInfo>,
-                    >(v, &[0x4a], w);
-                }
-                ::core::option::Option::Some(
-                    failure::FailureInfo::ResetWorkflowFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ResetWorkflowFailureInfo>,
-                    >(v, &[0x52], w);
-                }
-                ::core::option::Option::Some(
-                    failure::FailureInfo::ActivityFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ActivityFailureInfo>,
-                    >(v, &[0x5a], w);
-                }
-                ::core::option::Option::Some(
-                    failure::FailureInfo::ChildWorkflowExecutionFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ChildWorkflowExecutionFailureInfo>,
-                    >(v, &[0x62], w);
-                }
-                ::core::option::Option::Some(
-                    failure::FailureInfo::NexusOperationExecutionFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusOperationFailureInfo>,
-                    >(v, &[0x6a], w);
-                }
-                ::core::option::Option::Some(
-                    failure::FailureInfo::NexusHandlerFailureInfo(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusHandlerFailureInfo>,
-                    >(v, &[0x72], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x2a {
             self.failure_info = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.failure_info {
+            ::core::option::Option::Some(
+                failure::FailureInfo::ApplicationFailureInfo(_),
+            ) => 0x2a,
+            ::core::option::Option::Some(failure::FailureInfo::TimeoutFailureInfo(_)) => {
+                0x32
+            }
+            ::core::option::Option::Some(
+                failure::FailureInfo::CanceledFailureInfo(_),
+            ) => 0x3a,
+            ::core::option::Option::Some(
+                failure::FailureInfo::TerminatedFailureInfo(_),
+            ) => 0x42,
+            ::core::option::Option::Some(failure::FailureInfo::ServerFailureInfo(_)) => {
+                0x4a
+            }
+            ::core::option::Option::Some(
+                failure::FailureInfo::ResetWorkflowFailureInfo(_),
+            ) => 0x52,
+            ::core::option::Option::Some(
+                failure::FailureInfo::ActivityFailureInfo(_),
+            ) => 0x5a,
+            ::core::option::Option::Some(
+                failure::FailureInfo::ChildWorkflowExecutionFailureInfo(_),
+            ) => 0x62,
+            ::core::option::Option::Some(
+                failure::FailureInfo::NexusOperationExecutionFailureInfo(_),
+            ) => 0x6a,
+            ::core::option::Option::Some(
+                failure::FailureInfo::NexusHandlerFailureInfo(_),
+            ) => 0x72,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Always the first event in workflow history
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowExecutionStartedEventAttributes {
@@ -2644,2570 +2643,314 @@ impl __fastrs::table::Tabled for HistoryEvent {
         0x18 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::EventType>>;
         0x20 version: __fastrs::Implicit<__fastrs::Int64>;
         0x28 task_id: __fastrs::Implicit<__fastrs::Int64>;
-        0x32 => hooked;
-        0x3a => hooked_read;
-        0x42 => hooked_read;
-        0x4a => hooked_read;
-        0x52 => hooked_read;
-        0x5a => hooked_read;
-        0x62 => hooked_read;
-        0x6a => hooked_read;
-        0x72 => hooked_read;
-        0x7a => hooked_read;
-        0x82 => hooked_read;
-        0x8a => hooked_read;
-        0x92 => hooked_read;
-        0x9a => hooked_read;
-        0xa2 => hooked_read;
-        0xaa => hooked_read;
-        0xb2 => hooked_read;
-        0xba => hooked_read;
-        0xc2 => hooked_read;
-        0xca => hooked_read;
-        0xd2 => hooked_read;
-        0xda => hooked_read;
-        0xe2 => hooked_read;
-        0xea => hooked_read;
-        0xf2 => hooked_read;
-        0xfa => hooked_read;
-        0x102 => hooked_read;
-        0x10a => hooked_read;
-        0x112 => hooked_read;
-        0x11a => hooked_read;
-        0x122 => hooked_read;
-        0x12a => hooked_read;
-        0x132 => hooked_read;
-        0x13a => hooked_read;
-        0x142 => hooked_read;
-        0x14a => hooked_read;
-        0x152 => hooked_read;
-        0x15a => hooked_read;
-        0x162 => hooked_read;
-        0x16a => hooked_read;
-        0x172 => hooked_read;
-        0x17a => hooked_read;
-        0x182 => hooked_read;
-        0x18a => hooked_read;
-        0x192 => hooked_read;
-        0x19a => hooked_read;
-        0x1a2 => hooked_read;
-        0x1aa => hooked_read;
-        0x1b2 => hooked_read;
-        0x1ba => hooked_read;
-        0x1c2 => hooked_read;
-        0x1ca => hooked_read;
-        0x1d2 => hooked_read;
-        0x1da => hooked_read;
-        0x1e2 => hooked_read;
-        0x1ea => hooked_read;
-        0x1f2 => hooked_read;
-        0x1fa => hooked_read;
-        0x202 => hooked_read;
-        0x20a => hooked_read;
+        0x32 ..= 65 attributes = history_event::Attributes::WorkflowExecutionStartedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionStartedEventAttributes>>;
+        0x3a attributes = history_event::Attributes::WorkflowExecutionCompletedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionCompletedEventAttributes>>;
+        0x42 attributes = history_event::Attributes::WorkflowExecutionFailedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionFailedEventAttributes>>;
+        0x4a attributes = history_event::Attributes::WorkflowExecutionTimedOutEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionTimedOutEventAttributes>>;
+        0x52 attributes = history_event::Attributes::WorkflowTaskScheduledEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowTaskScheduledEventAttributes>>;
+        0x5a attributes = history_event::Attributes::WorkflowTaskStartedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowTaskStartedEventAttributes>>;
+        0x62 attributes = history_event::Attributes::WorkflowTaskCompletedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowTaskCompletedEventAttributes>>;
+        0x6a attributes = history_event::Attributes::WorkflowTaskTimedOutEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowTaskTimedOutEventAttributes>>;
+        0x72 attributes = history_event::Attributes::WorkflowTaskFailedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowTaskFailedEventAttributes>>;
+        0x7a attributes = history_event::Attributes::ActivityTaskScheduledEventAttributes: __fastrs::Member<__fastrs::Tab<ActivityTaskScheduledEventAttributes>>;
+        0x82 attributes = history_event::Attributes::ActivityTaskStartedEventAttributes: __fastrs::Member<__fastrs::Tab<ActivityTaskStartedEventAttributes>>;
+        0x8a attributes = history_event::Attributes::ActivityTaskCompletedEventAttributes: __fastrs::Member<__fastrs::Tab<ActivityTaskCompletedEventAttributes>>;
+        0x92 attributes = history_event::Attributes::ActivityTaskFailedEventAttributes: __fastrs::Member<__fastrs::Tab<ActivityTaskFailedEventAttributes>>;
+        0x9a attributes = history_event::Attributes::ActivityTaskTimedOutEventAttributes: __fastrs::Member<__fastrs::Tab<ActivityTaskTimedOutEventAttributes>>;
+        0xa2 attributes = history_event::Attributes::TimerStartedEventAttributes: __fastrs::Member<__fastrs::Tab<TimerStartedEventAttributes>>;
+        0xaa attributes = history_event::Attributes::TimerFiredEventAttributes: __fastrs::Member<__fastrs::Tab<TimerFiredEventAttributes>>;
+        0xb2 attributes = history_event::Attributes::ActivityTaskCancelRequestedEventAttributes: __fastrs::Member<__fastrs::Tab<ActivityTaskCancelRequestedEventAttributes>>;
+        0xba attributes = history_event::Attributes::ActivityTaskCanceledEventAttributes: __fastrs::Member<__fastrs::Tab<ActivityTaskCanceledEventAttributes>>;
+        0xc2 attributes = history_event::Attributes::TimerCanceledEventAttributes: __fastrs::Member<__fastrs::Tab<TimerCanceledEventAttributes>>;
+        0xca attributes = history_event::Attributes::MarkerRecordedEventAttributes: __fastrs::Member<__fastrs::Tab<MarkerRecordedEventAttributes>>;
+        0xd2 attributes = history_event::Attributes::WorkflowExecutionSignaledEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionSignaledEventAttributes>>;
+        0xda attributes = history_event::Attributes::WorkflowExecutionTerminatedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionTerminatedEventAttributes>>;
+        0xe2 attributes = history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionCancelRequestedEventAttributes>>;
+        0xea attributes = history_event::Attributes::WorkflowExecutionCanceledEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionCanceledEventAttributes>>;
+        0xf2 attributes = history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes: __fastrs::Member<__fastrs::Tab<RequestCancelExternalWorkflowExecutionInitiatedEventAttributes>>;
+        0xfa attributes = history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes: __fastrs::Member<__fastrs::Tab<RequestCancelExternalWorkflowExecutionFailedEventAttributes>>;
+        0x102 attributes = history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes: __fastrs::Member<__fastrs::Tab<ExternalWorkflowExecutionCancelRequestedEventAttributes>>;
+        0x10a attributes = history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionContinuedAsNewEventAttributes>>;
+        0x112 attributes = history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes: __fastrs::Member<__fastrs::Tab<StartChildWorkflowExecutionInitiatedEventAttributes>>;
+        0x11a attributes = history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes: __fastrs::Member<__fastrs::Tab<StartChildWorkflowExecutionFailedEventAttributes>>;
+        0x122 attributes = history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes: __fastrs::Member<__fastrs::Tab<ChildWorkflowExecutionStartedEventAttributes>>;
+        0x12a attributes = history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes: __fastrs::Member<__fastrs::Tab<ChildWorkflowExecutionCompletedEventAttributes>>;
+        0x132 attributes = history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes: __fastrs::Member<__fastrs::Tab<ChildWorkflowExecutionFailedEventAttributes>>;
+        0x13a attributes = history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes: __fastrs::Member<__fastrs::Tab<ChildWorkflowExecutionCanceledEventAttributes>>;
+        0x142 attributes = history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes: __fastrs::Member<__fastrs::Tab<ChildWorkflowExecutionTimedOutEventAttributes>>;
+        0x14a attributes = history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes: __fastrs::Member<__fastrs::Tab<ChildWorkflowExecutionTerminatedEventAttributes>>;
+        0x152 attributes = history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes: __fastrs::Member<__fastrs::Tab<SignalExternalWorkflowExecutionInitiatedEventAttributes>>;
+        0x15a attributes = history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes: __fastrs::Member<__fastrs::Tab<SignalExternalWorkflowExecutionFailedEventAttributes>>;
+        0x162 attributes = history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes: __fastrs::Member<__fastrs::Tab<ExternalWorkflowExecutionSignaledEventAttributes>>;
+        0x16a attributes = history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes: __fastrs::Member<__fastrs::Tab<UpsertWorkflowSearchAttributesEventAttributes>>;
+        0x172 attributes = history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionUpdateAcceptedEventAttributes>>;
+        0x17a attributes = history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionUpdateRejectedEventAttributes>>;
+        0x182 attributes = history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionUpdateCompletedEventAttributes>>;
+        0x18a attributes = history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowPropertiesModifiedExternallyEventAttributes>>;
+        0x192 attributes = history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes: __fastrs::Member<__fastrs::Tab<ActivityPropertiesModifiedExternallyEventAttributes>>;
+        0x19a attributes = history_event::Attributes::WorkflowPropertiesModifiedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowPropertiesModifiedEventAttributes>>;
+        0x1a2 attributes = history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionUpdateAdmittedEventAttributes>>;
+        0x1aa attributes = history_event::Attributes::NexusOperationScheduledEventAttributes: __fastrs::Member<__fastrs::Tab<NexusOperationScheduledEventAttributes>>;
+        0x1b2 attributes = history_event::Attributes::NexusOperationStartedEventAttributes: __fastrs::Member<__fastrs::Tab<NexusOperationStartedEventAttributes>>;
+        0x1ba attributes = history_event::Attributes::NexusOperationCompletedEventAttributes: __fastrs::Member<__fastrs::Tab<NexusOperationCompletedEventAttributes>>;
+        0x1c2 attributes = history_event::Attributes::NexusOperationFailedEventAttributes: __fastrs::Member<__fastrs::Tab<NexusOperationFailedEventAttributes>>;
+        0x1ca attributes = history_event::Attributes::NexusOperationCanceledEventAttributes: __fastrs::Member<__fastrs::Tab<NexusOperationCanceledEventAttributes>>;
+        0x1d2 attributes = history_event::Attributes::NexusOperationTimedOutEventAttributes: __fastrs::Member<__fastrs::Tab<NexusOperationTimedOutEventAttributes>>;
+        0x1da attributes = history_event::Attributes::NexusOperationCancelRequestedEventAttributes: __fastrs::Member<__fastrs::Tab<NexusOperationCancelRequestedEventAttributes>>;
+        0x1e2 attributes = history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionOptionsUpdatedEventAttributes>>;
+        0x1ea attributes = history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes: __fastrs::Member<__fastrs::Tab<NexusOperationCancelRequestCompletedEventAttributes>>;
+        0x1f2 attributes = history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes: __fastrs::Member<__fastrs::Tab<NexusOperationCancelRequestFailedEventAttributes>>;
+        0x1fa attributes = history_event::Attributes::WorkflowExecutionPausedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionPausedEventAttributes>>;
+        0x202 attributes = history_event::Attributes::WorkflowExecutionUnpausedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionUnpausedEventAttributes>>;
+        0x20a attributes = history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes: __fastrs::Member<__fastrs::Tab<WorkflowExecutionTimeSkippingTransitionedEventAttributes>>;
         0x960 worker_may_ignore: __fastrs::Implicit<__fastrs::Bool>;
         0x96a user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
         0x972 links: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Link>>;
         0x97a principal: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Principal>>;
         0x982 event_group_markers: __fastrs::Repeated<__fastrs::Tab<super::super::sdk::v1::EventGroupMarker>>;
     }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x52 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskScheduledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x6a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowTaskFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x7a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskScheduledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x82 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskStartedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x8a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x92 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskFailedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x9a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xa2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerStartedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TimerStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::TimerStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TimerStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xaa => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerFiredEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TimerFiredEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::TimerFiredEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TimerFiredEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xb2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xba => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityTaskCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xc2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerCanceledEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<TimerCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::TimerCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<TimerCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xca => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::MarkerRecordedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<MarkerRecordedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::MarkerRecordedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<MarkerRecordedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xd2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xda => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xe2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                WorkflowExecutionCancelRequestedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionCancelRequestedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xea => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xf2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xfa => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x102 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x10a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionContinuedAsNewEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionContinuedAsNewEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x112 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                StartChildWorkflowExecutionInitiatedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        StartChildWorkflowExecutionInitiatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x11a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                StartChildWorkflowExecutionFailedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        StartChildWorkflowExecutionFailedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x122 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ChildWorkflowExecutionCompletedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x132 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x13a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x142 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x14a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ChildWorkflowExecutionTerminatedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ChildWorkflowExecutionTerminatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x152 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x15a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                SignalExternalWorkflowExecutionFailedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        SignalExternalWorkflowExecutionFailedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x162 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ExternalWorkflowExecutionSignaledEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ExternalWorkflowExecutionSignaledEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x16a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x172 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionUpdateAcceptedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionUpdateAcceptedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x17a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionUpdateRejectedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionUpdateRejectedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x182 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                WorkflowExecutionUpdateCompletedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionUpdateCompletedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x18a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                WorkflowPropertiesModifiedExternallyEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowPropertiesModifiedExternallyEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x192 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                ActivityPropertiesModifiedExternallyEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        ActivityPropertiesModifiedExternallyEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x19a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionUpdateAdmittedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionUpdateAdmittedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1aa => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationScheduledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationScheduledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationScheduledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1b2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationStartedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationStartedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationStartedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1ba => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationCompletedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationCompletedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1c2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationFailedEventAttributes(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationFailedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationFailedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1ca => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationCanceledEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCanceledEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationCanceledEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1d2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationTimedOutEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1da => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1e2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionOptionsUpdatedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionOptionsUpdatedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1ea => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                NexusOperationCancelRequestCompletedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        NexusOperationCancelRequestCompletedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1f2 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                NexusOperationCancelRequestFailedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        NexusOperationCancelRequestFailedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1fa => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionPausedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionPausedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x202 => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x20a => {
-                match &mut self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.attributes = ::core::option::Option::Some(
-                            history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x32 => {
-                match &self.attributes {
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowExecutionStartedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowExecutionCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowExecutionTimedOutEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowTaskScheduledEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
-                    ) => 1 + __fastrs::Msg::<WorkflowTaskStartedEventAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                WorkflowTaskCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
-                    ) => {
-                        1 + __fastrs::Msg::<WorkflowTaskTimedOutEventAttributes>::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
-                    ) => 1 + __fastrs::Msg::<WorkflowTaskFailedEventAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                ActivityTaskScheduledEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskStartedEventAttributes(v),
-                    ) => 2 + __fastrs::Msg::<ActivityTaskStartedEventAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ActivityTaskCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskFailedEventAttributes(v),
-                    ) => 2 + __fastrs::Msg::<ActivityTaskFailedEventAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
-                    ) => {
-                        2 + __fastrs::Msg::<ActivityTaskTimedOutEventAttributes>::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerStartedEventAttributes(v),
-                    ) => 2 + __fastrs::Msg::<TimerStartedEventAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerFiredEventAttributes(v),
-                    ) => 2 + __fastrs::Msg::<TimerFiredEventAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ActivityTaskCancelRequestedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
-                    ) => {
-                        2 + __fastrs::Msg::<ActivityTaskCanceledEventAttributes>::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::TimerCanceledEventAttributes(v),
-                    ) => 2 + __fastrs::Msg::<TimerCanceledEventAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        history_event::Attributes::MarkerRecordedEventAttributes(v),
-                    ) => 2 + __fastrs::Msg::<MarkerRecordedEventAttributes>::size(v),
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionSignaledEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionTerminatedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionCancelRequestedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionCanceledEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionContinuedAsNewEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                StartChildWorkflowExecutionInitiatedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                StartChildWorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionStartedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionCanceledEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionTimedOutEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ChildWorkflowExecutionTerminatedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                SignalExternalWorkflowExecutionFailedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ExternalWorkflowExecutionSignaledEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                UpsertWorkflowSearchAttributesEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUpdateAcceptedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUpdateRejectedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUpdateCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowPropertiesModifiedExternallyEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                ActivityPropertiesModifiedExternallyEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowPropertiesModifiedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUpdateAdmittedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationScheduledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationScheduledEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationStartedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationStartedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationFailedEventAttributes(v),
-                    ) => {
-                        2 + __fastrs::Msg::<NexusOperationFailedEventAttributes>::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCanceledEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCanceledEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationTimedOutEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationTimedOutEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCancelRequestedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionOptionsUpdatedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCancelRequestCompletedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                NexusOperationCancelRequestFailedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionPausedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionPausedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionUnpausedEventAttributes,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x32 {
-            match &self.attributes {
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionStartedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionStartedEventAttributes>,
-                    >(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionCompletedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionCompletedEventAttributes>,
-                    >(v, &[0x3a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionFailedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionFailedEventAttributes>,
-                    >(v, &[0x42], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionTimedOutEventAttributes>,
-                    >(v, &[0x4a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskScheduledEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowTaskScheduledEventAttributes>,
-                    >(v, &[0x52], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskStartedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowTaskStartedEventAttributes>,
-                    >(v, &[0x5a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskCompletedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowTaskCompletedEventAttributes>,
-                    >(v, &[0x62], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskTimedOutEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowTaskTimedOutEventAttributes>,
-                    >(v, &[0x6a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowTaskFailedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowTaskFailedEventAttributes>,
-                    >(v, &[0x72], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskScheduledEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ActivityTaskScheduledEventAttributes>,
-                    >(v, &[0x7a], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskStartedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ActivityTaskStartedEventAttributes>,
-                    >(v, &[0x82, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskCompletedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ActivityTaskCompletedEventAttributes>,
-                    >(v, &[0x8a, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskFailedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ActivityTaskFailedEventAttributes>,
-                    >(v, &[0x92, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskTimedOutEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ActivityTaskTimedOutEventAttributes>,
-                    >(v, &[0x9a, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::TimerStartedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<TimerStartedEventAttributes>,
-                    >(v, &[0xa2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::TimerFiredEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<TimerFiredEventAttributes>,
-                    >(v, &[0xaa, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ActivityTaskCancelRequestedEventAttributes>,
-                    >(v, &[0xb2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityTaskCanceledEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ActivityTaskCanceledEventAttributes>,
-                    >(v, &[0xba, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::TimerCanceledEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<TimerCanceledEventAttributes>,
-                    >(v, &[0xc2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::MarkerRecordedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<MarkerRecordedEventAttributes>,
-                    >(v, &[0xca, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionSignaledEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionSignaledEventAttributes>,
-                    >(v, &[0xd2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionTerminatedEventAttributes>,
-                    >(v, &[0xda, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionCancelRequestedEventAttributes>,
-                    >(v, &[0xe2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionCanceledEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionCanceledEventAttributes>,
-                    >(v, &[0xea, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            RequestCancelExternalWorkflowExecutionInitiatedEventAttributes,
-                        >,
-                    >(v, &[0xf2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            RequestCancelExternalWorkflowExecutionFailedEventAttributes,
-                        >,
-                    >(v, &[0xfa, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            ExternalWorkflowExecutionCancelRequestedEventAttributes,
-                        >,
-                    >(v, &[0x82, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionContinuedAsNewEventAttributes>,
-                    >(v, &[0x8a, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            StartChildWorkflowExecutionInitiatedEventAttributes,
-                        >,
-                    >(v, &[0x92, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<StartChildWorkflowExecutionFailedEventAttributes>,
-                    >(v, &[0x9a, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ChildWorkflowExecutionStartedEventAttributes>,
-                    >(v, &[0xa2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ChildWorkflowExecutionCompletedEventAttributes>,
-                    >(v, &[0xaa, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ChildWorkflowExecutionFailedEventAttributes>,
-                    >(v, &[0xb2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ChildWorkflowExecutionCanceledEventAttributes>,
-                    >(v, &[0xba, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ChildWorkflowExecutionTimedOutEventAttributes>,
-                    >(v, &[0xc2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ChildWorkflowExecutionTerminatedEventAttributes>,
-                    >(v, &[0xca, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            SignalExternalWorkflowExecutionInitiatedEventAttributes,
-                        >,
-                    >(v, &[0xd2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            SignalExternalWorkflowExecutionFailedEventAttributes,
-                        >,
-                    >(v, &[0xda, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<ExternalWorkflowExecutionSignaledEventAttributes>,
-                    >(v, &[0xe2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<UpsertWorkflowSearchAttributesEventAttributes>,
-                    >(v, &[0xea, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionUpdateAcceptedEventAttributes>,
-                    >(v, &[0xf2, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionUpdateRejectedEventAttributes>,
-                    >(v, &[0xfa, 0x02], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionUpdateCompletedEventAttributes>,
-                    >(v, &[0x82, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            WorkflowPropertiesModifiedExternallyEventAttributes,
-                        >,
-                    >(v, &[0x8a, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            ActivityPropertiesModifiedExternallyEventAttributes,
-                        >,
-                    >(v, &[0x92, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowPropertiesModifiedEventAttributes>,
-                    >(v, &[0x9a, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionUpdateAdmittedEventAttributes>,
-                    >(v, &[0xa2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationScheduledEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusOperationScheduledEventAttributes>,
-                    >(v, &[0xaa, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationStartedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusOperationStartedEventAttributes>,
-                    >(v, &[0xb2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCompletedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusOperationCompletedEventAttributes>,
-                    >(v, &[0xba, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationFailedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusOperationFailedEventAttributes>,
-                    >(v, &[0xc2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCanceledEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusOperationCanceledEventAttributes>,
-                    >(v, &[0xca, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationTimedOutEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusOperationTimedOutEventAttributes>,
-                    >(v, &[0xd2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusOperationCancelRequestedEventAttributes>,
-                    >(v, &[0xda, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionOptionsUpdatedEventAttributes>,
-                    >(v, &[0xe2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            NexusOperationCancelRequestCompletedEventAttributes,
-                        >,
-                    >(v, &[0xea, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<NexusOperationCancelRequestFailedEventAttributes>,
-                    >(v, &[0xf2, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionPausedEventAttributes(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionPausedEventAttributes>,
-                    >(v, &[0xfa, 0x03], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<WorkflowExecutionUnpausedEventAttributes>,
-                    >(v, &[0x82, 0x04], w);
-                }
-                ::core::option::Option::Some(
-                    history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            WorkflowExecutionTimeSkippingTransitionedEventAttributes,
-                        >,
-                    >(v, &[0x8a, 0x04], w);
-                }
-                _ => {}
-            }
-        }
-    }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x32 {
             self.attributes = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.attributes {
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionStartedEventAttributes(_),
+            ) => 0x32,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionCompletedEventAttributes(_),
+            ) => 0x3a,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionFailedEventAttributes(_),
+            ) => 0x42,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionTimedOutEventAttributes(_),
+            ) => 0x4a,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskScheduledEventAttributes(_),
+            ) => 0x52,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskStartedEventAttributes(_),
+            ) => 0x5a,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskCompletedEventAttributes(_),
+            ) => 0x62,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskTimedOutEventAttributes(_),
+            ) => 0x6a,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowTaskFailedEventAttributes(_),
+            ) => 0x72,
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskScheduledEventAttributes(_),
+            ) => 0x7a,
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskStartedEventAttributes(_),
+            ) => 0x82,
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskCompletedEventAttributes(_),
+            ) => 0x8a,
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskFailedEventAttributes(_),
+            ) => 0x92,
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskTimedOutEventAttributes(_),
+            ) => 0x9a,
+            ::core::option::Option::Some(
+                history_event::Attributes::TimerStartedEventAttributes(_),
+            ) => 0xa2,
+            ::core::option::Option::Some(
+                history_event::Attributes::TimerFiredEventAttributes(_),
+            ) => 0xaa,
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskCancelRequestedEventAttributes(_),
+            ) => 0xb2,
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityTaskCanceledEventAttributes(_),
+            ) => 0xba,
+            ::core::option::Option::Some(
+                history_event::Attributes::TimerCanceledEventAttributes(_),
+            ) => 0xc2,
+            ::core::option::Option::Some(
+                history_event::Attributes::MarkerRecordedEventAttributes(_),
+            ) => 0xca,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionSignaledEventAttributes(_),
+            ) => 0xd2,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionTerminatedEventAttributes(_),
+            ) => 0xda,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionCancelRequestedEventAttributes(
+                    _,
+                ),
+            ) => 0xe2,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionCanceledEventAttributes(_),
+            ) => 0xea,
+            ::core::option::Option::Some(
+                history_event::Attributes::RequestCancelExternalWorkflowExecutionInitiatedEventAttributes(
+                    _,
+                ),
+            ) => 0xf2,
+            ::core::option::Option::Some(
+                history_event::Attributes::RequestCancelExternalWorkflowExecutionFailedEventAttributes(
+                    _,
+                ),
+            ) => 0xfa,
+            ::core::option::Option::Some(
+                history_event::Attributes::ExternalWorkflowExecutionCancelRequestedEventAttributes(
+                    _,
+                ),
+            ) => 0x102,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionContinuedAsNewEventAttributes(
+                    _,
+                ),
+            ) => 0x10a,
+            ::core::option::Option::Some(
+                history_event::Attributes::StartChildWorkflowExecutionInitiatedEventAttributes(
+                    _,
+                ),
+            ) => 0x112,
+            ::core::option::Option::Some(
+                history_event::Attributes::StartChildWorkflowExecutionFailedEventAttributes(
+                    _,
+                ),
+            ) => 0x11a,
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionStartedEventAttributes(
+                    _,
+                ),
+            ) => 0x122,
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionCompletedEventAttributes(
+                    _,
+                ),
+            ) => 0x12a,
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionFailedEventAttributes(_),
+            ) => 0x132,
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionCanceledEventAttributes(
+                    _,
+                ),
+            ) => 0x13a,
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionTimedOutEventAttributes(
+                    _,
+                ),
+            ) => 0x142,
+            ::core::option::Option::Some(
+                history_event::Attributes::ChildWorkflowExecutionTerminatedEventAttributes(
+                    _,
+                ),
+            ) => 0x14a,
+            ::core::option::Option::Some(
+                history_event::Attributes::SignalExternalWorkflowExecutionInitiatedEventAttributes(
+                    _,
+                ),
+            ) => 0x152,
+            ::core::option::Option::Some(
+                history_event::Attributes::SignalExternalWorkflowExecutionFailedEventAttributes(
+                    _,
+                ),
+            ) => 0x15a,
+            ::core::option::Option::Some(
+                history_event::Attributes::ExternalWorkflowExecutionSignaledEventAttributes(
+                    _,
+                ),
+            ) => 0x162,
+            ::core::option::Option::Some(
+                history_event::Attributes::UpsertWorkflowSearchAttributesEventAttributes(
+                    _,
+                ),
+            ) => 0x16a,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUpdateAcceptedEventAttributes(
+                    _,
+                ),
+            ) => 0x172,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUpdateRejectedEventAttributes(
+                    _,
+                ),
+            ) => 0x17a,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUpdateCompletedEventAttributes(
+                    _,
+                ),
+            ) => 0x182,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowPropertiesModifiedExternallyEventAttributes(
+                    _,
+                ),
+            ) => 0x18a,
+            ::core::option::Option::Some(
+                history_event::Attributes::ActivityPropertiesModifiedExternallyEventAttributes(
+                    _,
+                ),
+            ) => 0x192,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowPropertiesModifiedEventAttributes(_),
+            ) => 0x19a,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUpdateAdmittedEventAttributes(
+                    _,
+                ),
+            ) => 0x1a2,
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationScheduledEventAttributes(_),
+            ) => 0x1aa,
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationStartedEventAttributes(_),
+            ) => 0x1b2,
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCompletedEventAttributes(_),
+            ) => 0x1ba,
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationFailedEventAttributes(_),
+            ) => 0x1c2,
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCanceledEventAttributes(_),
+            ) => 0x1ca,
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationTimedOutEventAttributes(_),
+            ) => 0x1d2,
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCancelRequestedEventAttributes(
+                    _,
+                ),
+            ) => 0x1da,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionOptionsUpdatedEventAttributes(
+                    _,
+                ),
+            ) => 0x1e2,
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCancelRequestCompletedEventAttributes(
+                    _,
+                ),
+            ) => 0x1ea,
+            ::core::option::Option::Some(
+                history_event::Attributes::NexusOperationCancelRequestFailedEventAttributes(
+                    _,
+                ),
+            ) => 0x1f2,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionPausedEventAttributes(_),
+            ) => 0x1fa,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionUnpausedEventAttributes(_),
+            ) => 0x202,
+            ::core::option::Option::Some(
+                history_event::Attributes::WorkflowExecutionTimeSkippingTransitionedEventAttributes(
+                    _,
+                ),
+            ) => 0x20a,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -385,8 +385,8 @@ impl __fastrs::table::Tabled for Request {
         Request, unknown_fields, [0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5];
         0x0a => hooked;
         0x12 scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
-        0x1a => hooked;
-        0x22 => hooked_read;
+        0x1a ..= 4 variant = request::Variant::StartOperation: __fastrs::Member<__fastrs::Tab<StartOperationRequest>>;
+        0x22 variant = request::Variant::CancelOperation: __fastrs::Member<__fastrs::Tab<CancelOperationRequest>>;
         0x52 endpoint: __fastrs::Implicit<__fastrs::Str>;
         0x322 capabilities: __fastrs::Optional<__fastrs::Tab<request::Capabilities>>;
     }
@@ -414,48 +414,6 @@ impl __fastrs::table::Tabled for Request {
                 self.header.insert(k, v);
                 ::core::result::Result::Ok(())
             }
-            0x1a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        request::Variant::StartOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartOperationRequest>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            request::Variant::StartOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartOperationRequest>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        request::Variant::CancelOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelOperationRequest>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            request::Variant::CancelOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelOperationRequest>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
@@ -464,48 +422,15 @@ impl __fastrs::table::Tabled for Request {
             0x0a => {
                 __fastrs::size_map::<__fastrs::Str, __fastrs::Str>(self.header.iter(), 1)
             }
-            0x1a => {
-                match &self.variant {
-                    ::core::option::Option::Some(request::Variant::StartOperation(v)) => {
-                        1 + __fastrs::Msg::<StartOperationRequest>::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        request::Variant::CancelOperation(v),
-                    ) => 1 + __fastrs::Msg::<CancelOperationRequest>::size(v),
-                    _ => 0,
-                }
-            }
             _ => 0,
         }
     }
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x0a => {
-                __fastrs::write_map::<
-                    __fastrs::Str,
-                    __fastrs::Str,
-                >(self.header.iter(), &[0x0a], w);
-            }
-            0x1a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        request::Variant::StartOperation(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<StartOperationRequest>,
-                        >(v, &[0x1a], w);
-                    }
-                    ::core::option::Option::Some(
-                        request::Variant::CancelOperation(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<CancelOperationRequest>,
-                        >(v, &[0x22], w);
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
+        if tag == 0x0a {
+            __fastrs::write_map::<
+                __fastrs::Str,
+                __fastrs::Str,
+            >(self.header.iter(), &[0x0a], w);
         }
     }
     fn clear_hooked(&mut self, tag: u32) {
@@ -517,6 +442,13 @@ impl __fastrs::table::Tabled for Request {
                 self.variant = ::core::option::Option::None;
             }
             _ => {}
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.variant {
+            ::core::option::Option::Some(request::Variant::StartOperation(_)) => 0x1a,
+            ::core::option::Option::Some(request::Variant::CancelOperation(_)) => 0x22,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -565,165 +497,31 @@ impl ::fastrs::Message for StartOperationResponse {
 impl __fastrs::table::Tabled for StartOperationResponse {
     __fastrs::table::table! {
         StartOperationResponse, unknown_fields, [0, 1, 2, 3, 4];
-        0x0a => hooked;
-        0x12 => hooked_read;
-        0x1a => hooked_read;
-        0x22 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::SyncSuccess(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<start_operation_response::Sync>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            start_operation_response::Variant::SyncSuccess(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<start_operation_response::Sync>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::AsyncSuccess(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<start_operation_response::Async>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            start_operation_response::Variant::AsyncSuccess(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<start_operation_response::Async>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::OperationError(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<UnsuccessfulOperationError>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            start_operation_response::Variant::OperationError(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<UnsuccessfulOperationError>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::Failure(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            start_operation_response::Variant::Failure(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::SyncSuccess(v),
-                    ) => 1 + __fastrs::Msg::<start_operation_response::Sync>::size(v),
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::AsyncSuccess(v),
-                    ) => 1 + __fastrs::Msg::<start_operation_response::Async>::size(v),
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::OperationError(v),
-                    ) => 1 + __fastrs::Msg::<UnsuccessfulOperationError>::size(v),
-                    ::core::option::Option::Some(
-                        start_operation_response::Variant::Failure(v),
-                    ) => 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.variant {
-                ::core::option::Option::Some(
-                    start_operation_response::Variant::SyncSuccess(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<start_operation_response::Sync>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    start_operation_response::Variant::AsyncSuccess(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<start_operation_response::Async>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    start_operation_response::Variant::OperationError(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<UnsuccessfulOperationError>,
-                    >(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    start_operation_response::Variant::Failure(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >(v, &[0x22], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 4 variant = start_operation_response::Variant::SyncSuccess: __fastrs::Member<__fastrs::Tab<start_operation_response::Sync>>;
+        0x12 variant = start_operation_response::Variant::AsyncSuccess: __fastrs::Member<__fastrs::Tab<start_operation_response::Async>>;
+        0x1a variant = start_operation_response::Variant::OperationError: __fastrs::Member<__fastrs::Tab<UnsuccessfulOperationError>>;
+        0x22 variant = start_operation_response::Variant::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.variant {
+            ::core::option::Option::Some(
+                start_operation_response::Variant::SyncSuccess(_),
+            ) => 0x0a,
+            ::core::option::Option::Some(
+                start_operation_response::Variant::AsyncSuccess(_),
+            ) => 0x12,
+            ::core::option::Option::Some(
+                start_operation_response::Variant::OperationError(_),
+            ) => 0x1a,
+            ::core::option::Option::Some(
+                start_operation_response::Variant::Failure(_),
+            ) => 0x22,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -824,97 +622,19 @@ impl ::fastrs::Message for Response {
 impl __fastrs::table::Tabled for Response {
     __fastrs::table::table! {
         Response, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        response::Variant::StartOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<StartOperationResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            response::Variant::StartOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<StartOperationResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        response::Variant::CancelOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelOperationResponse>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            response::Variant::CancelOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelOperationResponse>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        response::Variant::StartOperation(v),
-                    ) => 1 + __fastrs::Msg::<StartOperationResponse>::size(v),
-                    ::core::option::Option::Some(
-                        response::Variant::CancelOperation(v),
-                    ) => 1 + __fastrs::Msg::<CancelOperationResponse>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.variant {
-                ::core::option::Option::Some(response::Variant::StartOperation(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<StartOperationResponse>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(response::Variant::CancelOperation(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<CancelOperationResponse>,
-                    >(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 variant = response::Variant::StartOperation: __fastrs::Member<__fastrs::Tab<StartOperationResponse>>;
+        0x12 variant = response::Variant::CancelOperation: __fastrs::Member<__fastrs::Tab<CancelOperationResponse>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.variant {
+            ::core::option::Option::Some(response::Variant::StartOperation(_)) => 0x0a,
+            ::core::option::Option::Some(response::Variant::CancelOperation(_)) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -1014,97 +734,19 @@ impl ::fastrs::Message for EndpointTarget {
 impl __fastrs::table::Tabled for EndpointTarget {
     __fastrs::table::table! {
         EndpointTarget, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        endpoint_target::Variant::Worker(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<endpoint_target::Worker>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            endpoint_target::Variant::Worker(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<endpoint_target::Worker>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        endpoint_target::Variant::External(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<endpoint_target::External>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            endpoint_target::Variant::External(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<endpoint_target::External>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(endpoint_target::Variant::Worker(v)) => {
-                        1 + __fastrs::Msg::<endpoint_target::Worker>::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        endpoint_target::Variant::External(v),
-                    ) => 1 + __fastrs::Msg::<endpoint_target::External>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.variant {
-                ::core::option::Option::Some(endpoint_target::Variant::Worker(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<endpoint_target::Worker>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(endpoint_target::Variant::External(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<endpoint_target::External>,
-                    >(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 variant = endpoint_target::Variant::Worker: __fastrs::Member<__fastrs::Tab<endpoint_target::Worker>>;
+        0x12 variant = endpoint_target::Variant::External: __fastrs::Member<__fastrs::Tab<endpoint_target::External>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.variant {
+            ::core::option::Option::Some(endpoint_target::Variant::Worker(_)) => 0x0a,
+            ::core::option::Option::Some(endpoint_target::Variant::External(_)) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// (-- api-linter: core::0146::any=disabled
 /// aip.dev/not-precedent: We want runtime extensibility for the body field --)
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -34,68 +33,20 @@ impl __fastrs::table::Tabled for Message {
         Message, unknown_fields, [0, 1, 2, 3, 4, 5];
         0x0a id: __fastrs::Implicit<__fastrs::Str>;
         0x12 protocol_instance_id: __fastrs::Implicit<__fastrs::Str>;
-        0x18 => hooked;
-        0x20 => hooked_read;
+        0x18 ..= 4 sequencing_id = message::SequencingId::EventId: __fastrs::Member<__fastrs::Int64>;
+        0x20 sequencing_id = message::SequencingId::CommandIndex: __fastrs::Member<__fastrs::Int64>;
         0x2a body: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x18 => {
-                self.sequencing_id = ::core::option::Option::Some(
-                    message::SequencingId::EventId(
-                        __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x20 => {
-                self.sequencing_id = ::core::option::Option::Some(
-                    message::SequencingId::CommandIndex(
-                        __fastrs::compact::read::<__fastrs::Int64>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x18 => {
-                match &self.sequencing_id {
-                    ::core::option::Option::Some(message::SequencingId::EventId(v)) => {
-                        1 + __fastrs::Int64::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        message::SequencingId::CommandIndex(v),
-                    ) => 1 + __fastrs::Int64::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x18 {
-            match &self.sequencing_id {
-                ::core::option::Option::Some(message::SequencingId::EventId(v)) => {
-                    __fastrs::compact::write::<__fastrs::Int64>(v, &[0x18], w);
-                }
-                ::core::option::Option::Some(message::SequencingId::CommandIndex(v)) => {
-                    __fastrs::compact::write::<__fastrs::Int64>(v, &[0x20], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x18 {
             self.sequencing_id = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.sequencing_id {
+            ::core::option::Option::Some(message::SequencingId::EventId(_)) => 0x18,
+            ::core::option::Option::Some(message::SequencingId::CommandIndex(_)) => 0x20,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkflowRuleAction {
     /// Supported actions.
@@ -20,72 +19,19 @@ impl ::fastrs::Message for WorkflowRuleAction {
 impl __fastrs::table::Tabled for WorkflowRuleAction {
     __fastrs::table::table! {
         WorkflowRuleAction, unknown_fields, [0, 1];
-        0x0a => hooked;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        workflow_rule_action::Variant::ActivityPause(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            workflow_rule_action::Variant::ActivityPause(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        workflow_rule_action::Variant::ActivityPause(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                workflow_rule_action::ActionActivityPause,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            if let ::core::option::Option::Some(
-                workflow_rule_action::Variant::ActivityPause(v),
-            ) = &self.variant
-            {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<workflow_rule_action::ActionActivityPause>,
-                >(v, &[0x0a], w);
-            }
-        }
+        0x0a ..= 1 variant = workflow_rule_action::Variant::ActivityPause: __fastrs::Member<__fastrs::Tab<workflow_rule_action::ActionActivityPause>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.variant {
+            ::core::option::Option::Some(
+                workflow_rule_action::Variant::ActivityPause(_),
+            ) => 0x0a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -149,75 +95,22 @@ impl __fastrs::table::Tabled for WorkflowRuleSpec {
     __fastrs::table::table! {
         WorkflowRuleSpec, unknown_fields, [0, 1, 2, 3, 4, 5];
         0x0a id: __fastrs::Implicit<__fastrs::Str>;
-        0x12 => hooked;
+        0x12 ..= 2 trigger = workflow_rule_spec::Trigger::ActivityStart: __fastrs::Member<__fastrs::Tab<workflow_rule_spec::ActivityStartingTrigger>>;
         0x1a visibility_query: __fastrs::Implicit<__fastrs::Str>;
         0x22 actions: __fastrs::Repeated<__fastrs::Tab<WorkflowRuleAction>>;
         0x2a expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
     }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.trigger {
-                    ::core::option::Option::Some(
-                        workflow_rule_spec::Trigger::ActivityStart(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.trigger = ::core::option::Option::Some(
-                            workflow_rule_spec::Trigger::ActivityStart(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.trigger {
-                    ::core::option::Option::Some(
-                        workflow_rule_spec::Trigger::ActivityStart(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                workflow_rule_spec::ActivityStartingTrigger,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x12 {
-            if let ::core::option::Option::Some(
-                workflow_rule_spec::Trigger::ActivityStart(v),
-            ) = &self.trigger
-            {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<workflow_rule_spec::ActivityStartingTrigger>,
-                >(v, &[0x12], w);
-            }
-        }
-    }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.trigger = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.trigger {
+            ::core::option::Option::Some(
+                workflow_rule_spec::Trigger::ActivityStart(_),
+            ) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }

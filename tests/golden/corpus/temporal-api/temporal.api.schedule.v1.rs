@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// CalendarSpec describes an event specification relative to the calendar,
 /// similar to a traditional cron specification, but with labeled fields. Each
 /// field can be one of:
@@ -339,76 +338,19 @@ impl ::fastrs::Message for ScheduleAction {
 impl __fastrs::table::Tabled for ScheduleAction {
     __fastrs::table::table! {
         ScheduleAction, unknown_fields, [0, 1];
-        0x0a => hooked;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.action {
-                    ::core::option::Option::Some(
-                        schedule_action::Action::StartWorkflow(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::workflow::v1::NewWorkflowExecutionInfo,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.action = ::core::option::Option::Some(
-                            schedule_action::Action::StartWorkflow(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::workflow::v1::NewWorkflowExecutionInfo,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.action {
-                    ::core::option::Option::Some(
-                        schedule_action::Action::StartWorkflow(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::workflow::v1::NewWorkflowExecutionInfo,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            if let ::core::option::Option::Some(
-                schedule_action::Action::StartWorkflow(v),
-            ) = &self.action
-            {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::workflow::v1::NewWorkflowExecutionInfo>,
-                >(v, &[0x0a], w);
-            }
-        }
+        0x0a ..= 1 action = schedule_action::Action::StartWorkflow: __fastrs::Member<__fastrs::Tab<super::super::workflow::v1::NewWorkflowExecutionInfo>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.action = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.action {
+            ::core::option::Option::Some(schedule_action::Action::StartWorkflow(_)) => {
+                0x0a
+            }
+            ::core::option::Option::None => 0,
         }
     }
 }

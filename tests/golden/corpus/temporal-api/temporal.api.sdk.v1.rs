@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Internal structure used to create worker stack traces with references to code.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct EnhancedStackTrace {
@@ -210,131 +209,25 @@ impl ::fastrs::Message for EventGroupMarker {
 impl __fastrs::table::Tabled for EventGroupMarker {
     __fastrs::table::table! {
         EventGroupMarker, unknown_fields, [0, 1, 2, 3];
-        0x0a => hooked;
-        0x12 => hooked_read;
-        0x1a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::Label(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<event_group_marker::Label>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            event_group_marker::Variant::Label(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<event_group_marker::Label>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::InboundEvent(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<event_group_marker::InboundEvent>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            event_group_marker::Variant::InboundEvent(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<event_group_marker::InboundEvent>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::InboundUpdate(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<event_group_marker::InboundUpdate>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            event_group_marker::Variant::InboundUpdate(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<event_group_marker::InboundUpdate>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::Label(v),
-                    ) => 1 + __fastrs::Msg::<event_group_marker::Label>::size(v),
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::InboundEvent(v),
-                    ) => 1 + __fastrs::Msg::<event_group_marker::InboundEvent>::size(v),
-                    ::core::option::Option::Some(
-                        event_group_marker::Variant::InboundUpdate(v),
-                    ) => 1 + __fastrs::Msg::<event_group_marker::InboundUpdate>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.variant {
-                ::core::option::Option::Some(event_group_marker::Variant::Label(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<event_group_marker::Label>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    event_group_marker::Variant::InboundEvent(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<event_group_marker::InboundEvent>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    event_group_marker::Variant::InboundUpdate(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<event_group_marker::InboundUpdate>,
-                    >(v, &[0x1a], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 3 variant = event_group_marker::Variant::Label: __fastrs::Member<__fastrs::Tab<event_group_marker::Label>>;
+        0x12 variant = event_group_marker::Variant::InboundEvent: __fastrs::Member<__fastrs::Tab<event_group_marker::InboundEvent>>;
+        0x1a variant = event_group_marker::Variant::InboundUpdate: __fastrs::Member<__fastrs::Tab<event_group_marker::InboundUpdate>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.variant {
+            ::core::option::Option::Some(event_group_marker::Variant::Label(_)) => 0x0a,
+            ::core::option::Option::Some(
+                event_group_marker::Variant::InboundEvent(_),
+            ) => 0x12,
+            ::core::option::Option::Some(
+                event_group_marker::Variant::InboundUpdate(_),
+            ) => 0x1a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -615,108 +508,23 @@ impl __fastrs::table::Tabled for WorkerConfig {
     __fastrs::table::table! {
         WorkerConfig, unknown_fields, [0, 1, 2, 3];
         0x08 workflow_cache_size: __fastrs::Implicit<__fastrs::Int32>;
-        0x12 => hooked;
-        0x1a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x12 => {
-                match &mut self.poller_behavior {
-                    ::core::option::Option::Some(
-                        worker_config::PollerBehavior::SimplePollerBehavior(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<worker_config::SimplePollerBehavior>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.poller_behavior = ::core::option::Option::Some(
-                            worker_config::PollerBehavior::SimplePollerBehavior(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<worker_config::SimplePollerBehavior>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x1a => {
-                match &mut self.poller_behavior {
-                    ::core::option::Option::Some(
-                        worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.poller_behavior = ::core::option::Option::Some(
-                            worker_config::PollerBehavior::AutoscalingPollerBehavior(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x12 => {
-                match &self.poller_behavior {
-                    ::core::option::Option::Some(
-                        worker_config::PollerBehavior::SimplePollerBehavior(v),
-                    ) => {
-                        1 + __fastrs::Msg::<worker_config::SimplePollerBehavior>::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                worker_config::AutoscalingPollerBehavior,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x12 {
-            match &self.poller_behavior {
-                ::core::option::Option::Some(
-                    worker_config::PollerBehavior::SimplePollerBehavior(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<worker_config::SimplePollerBehavior>,
-                    >(v, &[0x12], w);
-                }
-                ::core::option::Option::Some(
-                    worker_config::PollerBehavior::AutoscalingPollerBehavior(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<worker_config::AutoscalingPollerBehavior>,
-                    >(v, &[0x1a], w);
-                }
-                _ => {}
-            }
-        }
+        0x12 ..= 3 poller_behavior = worker_config::PollerBehavior::SimplePollerBehavior: __fastrs::Member<__fastrs::Tab<worker_config::SimplePollerBehavior>>;
+        0x1a poller_behavior = worker_config::PollerBehavior::AutoscalingPollerBehavior: __fastrs::Member<__fastrs::Tab<worker_config::AutoscalingPollerBehavior>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.poller_behavior = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.poller_behavior {
+            ::core::option::Option::Some(
+                worker_config::PollerBehavior::SimplePollerBehavior(_),
+            ) => 0x12,
+            ::core::option::Option::Some(
+                worker_config::PollerBehavior::AutoscalingPollerBehavior(_),
+            ) => 0x1a,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// See <https://docs.temporal.io/docs/concepts/task-queues/>
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct TaskQueue {
@@ -579,67 +578,19 @@ impl __fastrs::table::Tabled for BuildIdAssignmentRule {
     __fastrs::table::table! {
         BuildIdAssignmentRule, unknown_fields, [0, 1, 0, 2];
         0x0a target_build_id: __fastrs::Implicit<__fastrs::Str>;
-        0x1a => hooked;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.ramp {
-                    ::core::option::Option::Some(
-                        build_id_assignment_rule::Ramp::PercentageRamp(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<RampByPercentage>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.ramp = ::core::option::Option::Some(
-                            build_id_assignment_rule::Ramp::PercentageRamp(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<RampByPercentage>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x1a => {
-                match &self.ramp {
-                    ::core::option::Option::Some(
-                        build_id_assignment_rule::Ramp::PercentageRamp(v),
-                    ) => 1 + __fastrs::Msg::<RampByPercentage>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x1a {
-            if let ::core::option::Option::Some(
-                build_id_assignment_rule::Ramp::PercentageRamp(v),
-            ) = &self.ramp
-            {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<RampByPercentage>,
-                >(v, &[0x1a], w);
-            }
-        }
+        0x1a ..= 3 ramp = build_id_assignment_rule::Ramp::PercentageRamp: __fastrs::Member<__fastrs::Tab<RampByPercentage>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.ramp = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.ramp {
+            ::core::option::Option::Some(
+                build_id_assignment_rule::Ramp::PercentageRamp(_),
+            ) => 0x1a,
+            ::core::option::Option::None => 0,
         }
     }
 }

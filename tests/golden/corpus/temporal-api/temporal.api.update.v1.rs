@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Specifies client's intent to wait for Update results.
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WaitPolicy {
@@ -69,93 +68,19 @@ impl ::fastrs::Message for Outcome {
 impl __fastrs::table::Tabled for Outcome {
     __fastrs::table::table! {
         Outcome, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.value {
-                    ::core::option::Option::Some(outcome::Value::Success(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::common::v1::Payloads>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            outcome::Value::Success(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::common::v1::Payloads>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.value {
-                    ::core::option::Option::Some(outcome::Value::Failure(v)) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.value = ::core::option::Option::Some(
-                            outcome::Value::Failure(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.value {
-                    ::core::option::Option::Some(outcome::Value::Success(v)) => {
-                        1 + __fastrs::Msg::<super::super::common::v1::Payloads>::size(v)
-                    }
-                    ::core::option::Option::Some(outcome::Value::Failure(v)) => {
-                        1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.value {
-                ::core::option::Option::Some(outcome::Value::Success(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::common::v1::Payloads>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(outcome::Value::Failure(v)) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 value = outcome::Value::Success: __fastrs::Member<__fastrs::Tab<super::super::common::v1::Payloads>>;
+        0x12 value = outcome::Value::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.value = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.value {
+            ::core::option::Option::Some(outcome::Value::Success(_)) => 0x0a,
+            ::core::option::Option::Some(outcome::Value::Failure(_)) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }

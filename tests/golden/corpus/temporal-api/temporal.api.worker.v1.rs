@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct WorkerPollerInfo {
     /// Number of polling RPCs that are currently in flight.
@@ -337,67 +336,17 @@ impl ::fastrs::Message for WorkerCommand {
 impl __fastrs::table::Tabled for WorkerCommand {
     __fastrs::table::table! {
         WorkerCommand, unknown_fields, [0, 1];
-        0x0a => hooked;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.r#type {
-                    ::core::option::Option::Some(
-                        worker_command::Type::CancelActivity(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelActivityCommand>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.r#type = ::core::option::Option::Some(
-                            worker_command::Type::CancelActivity(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelActivityCommand>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.r#type {
-                    ::core::option::Option::Some(
-                        worker_command::Type::CancelActivity(v),
-                    ) => 1 + __fastrs::Msg::<CancelActivityCommand>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            if let ::core::option::Option::Some(
-                worker_command::Type::CancelActivity(v),
-            ) = &self.r#type
-            {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<CancelActivityCommand>,
-                >(v, &[0x0a], w);
-            }
-        }
+        0x0a ..= 1 r#type = worker_command::Type::CancelActivity: __fastrs::Member<__fastrs::Tab<CancelActivityCommand>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.r#type = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.r#type {
+            ::core::option::Option::Some(worker_command::Type::CancelActivity(_)) => 0x0a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -443,67 +392,19 @@ impl ::fastrs::Message for WorkerCommandResult {
 impl __fastrs::table::Tabled for WorkerCommandResult {
     __fastrs::table::table! {
         WorkerCommandResult, unknown_fields, [0, 1];
-        0x0a => hooked;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.r#type {
-                    ::core::option::Option::Some(
-                        worker_command_result::Type::CancelActivity(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<CancelActivityResult>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.r#type = ::core::option::Option::Some(
-                            worker_command_result::Type::CancelActivity(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<CancelActivityResult>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.r#type {
-                    ::core::option::Option::Some(
-                        worker_command_result::Type::CancelActivity(v),
-                    ) => 1 + __fastrs::Msg::<CancelActivityResult>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            if let ::core::option::Option::Some(
-                worker_command_result::Type::CancelActivity(v),
-            ) = &self.r#type
-            {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<CancelActivityResult>,
-                >(v, &[0x0a], w);
-            }
-        }
+        0x0a ..= 1 r#type = worker_command_result::Type::CancelActivity: __fastrs::Member<__fastrs::Tab<CancelActivityResult>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.r#type = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.r#type {
+            ::core::option::Option::Some(
+                worker_command_result::Type::CancelActivity(_),
+            ) => 0x0a,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 /// Hold basic information about a workflow execution.
 /// This structure is a part of visibility, and thus contain a limited subset of information.
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -542,8 +541,8 @@ impl __fastrs::table::Tabled for PendingActivityInfo {
         0x52 expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x5a last_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x62 last_worker_identity: __fastrs::Implicit<__fastrs::Str>;
-        0x6a => hooked;
-        0x72 => hooked_read;
+        0x6a ..= 14 assigned_build_id = pending_activity_info::AssignedBuildId::UseWorkflowBuildId: __fastrs::Member<__fastrs::Msg<::fastrs::well_known::Empty>>;
+        0x72 assigned_build_id = pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId: __fastrs::Member<__fastrs::Str>;
         0x7a last_worker_version_stamp: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
         0x82 current_retry_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x8a last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -556,105 +555,28 @@ impl __fastrs::table::Tabled for PendingActivityInfo {
         0xc2 activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
         0xca last_deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
     }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x6a => {
-                match &mut self.assigned_build_id {
-                    ::core::option::Option::Some(
-                        pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<::fastrs::well_known::Empty>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.assigned_build_id = ::core::option::Option::Some(
-                            pending_activity_info::AssignedBuildId::UseWorkflowBuildId(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<::fastrs::well_known::Empty>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.assigned_build_id {
-                    ::core::option::Option::Some(
-                        pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.assigned_build_id = ::core::option::Option::Some(
-                            pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x6a => {
-                match &self.assigned_build_id {
-                    ::core::option::Option::Some(
-                        pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
-                    ) => 1 + __fastrs::Msg::<::fastrs::well_known::Empty>::size(v),
-                    ::core::option::Option::Some(
-                        pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Str::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x6a {
-            match &self.assigned_build_id {
-                ::core::option::Option::Some(
-                    pending_activity_info::AssignedBuildId::UseWorkflowBuildId(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<::fastrs::well_known::Empty>,
-                    >(v, &[0x6a], w);
-                }
-                ::core::option::Option::Some(
-                    pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x72], w);
-                }
-                _ => {}
-            }
-        }
-    }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x6a {
             self.assigned_build_id = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.assigned_build_id {
+            ::core::option::Option::Some(
+                pending_activity_info::AssignedBuildId::UseWorkflowBuildId(_),
+            ) => 0x6a,
+            ::core::option::Option::Some(
+                pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId(
+                    _,
+                ),
+            ) => 0x72,
+            ::core::option::Option::None => 0,
         }
     }
 }
 /// Types nested in [`PendingActivityInfo`].
 pub mod pending_activity_info {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// Absence of `assigned_build_id` generally means this task is on an "unversioned" task queue.
     /// In rare cases, it can also mean that the task queue is versioned but we failed to write activity's
     /// independently-assigned build ID to the database. This case heals automatically once the task is dispatched.
@@ -689,95 +611,19 @@ pub mod pending_activity_info {
         __fastrs::table::table! {
             PauseInfo, unknown_fields, [0, 1, 2, 0, 3];
             0x0a pause_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
-            0x12 => hooked;
-            0x22 => hooked_read;
-        }
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x12 => {
-                    match &mut self.paused_by {
-                        ::core::option::Option::Some(
-                            pause_info::PausedBy::Manual(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<pause_info::Manual>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.paused_by = ::core::option::Option::Some(
-                                pause_info::PausedBy::Manual(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<pause_info::Manual>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x22 => {
-                    match &mut self.paused_by {
-                        ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<pause_info::Rule>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.paused_by = ::core::option::Option::Some(
-                                pause_info::PausedBy::Rule(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<pause_info::Rule>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
-        }
-        fn size_hooked(&self, tag: u32) -> usize {
-            match tag {
-                0x12 => {
-                    match &self.paused_by {
-                        ::core::option::Option::Some(pause_info::PausedBy::Manual(v)) => {
-                            1 + __fastrs::Msg::<pause_info::Manual>::size(v)
-                        }
-                        ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
-                            1 + __fastrs::Msg::<pause_info::Rule>::size(v)
-                        }
-                        _ => 0,
-                    }
-                }
-                _ => 0,
-            }
-        }
-        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            if tag == 0x12 {
-                match &self.paused_by {
-                    ::core::option::Option::Some(pause_info::PausedBy::Manual(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<pause_info::Manual>,
-                        >(v, &[0x12], w);
-                    }
-                    ::core::option::Option::Some(pause_info::PausedBy::Rule(v)) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<pause_info::Rule>,
-                        >(v, &[0x22], w);
-                    }
-                    _ => {}
-                }
-            }
+            0x12 ..= 4 paused_by = pause_info::PausedBy::Manual: __fastrs::Member<__fastrs::Tab<pause_info::Manual>>;
+            0x22 paused_by = pause_info::PausedBy::Rule: __fastrs::Member<__fastrs::Tab<pause_info::Rule>>;
         }
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x12 {
                 self.paused_by = ::core::option::Option::None;
+            }
+        }
+        fn which_member(&self, _tag: u32) -> u32 {
+            match &self.paused_by {
+                ::core::option::Option::Some(pause_info::PausedBy::Manual(_)) => 0x12,
+                ::core::option::Option::Some(pause_info::PausedBy::Rule(_)) => 0x22,
+                ::core::option::Option::None => 0,
             }
         }
     }
@@ -1080,7 +926,6 @@ impl __fastrs::table::Tabled for CallbackInfo {
 /// Types nested in [`CallbackInfo`].
 pub mod callback_info {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     /// Trigger for when the workflow is closed.
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct WorkflowClosed {
@@ -1132,104 +977,21 @@ pub mod callback_info {
     impl __fastrs::table::Tabled for Trigger {
         __fastrs::table::table! {
             Trigger, unknown_fields, [0, 1, 2];
-            0x0a => hooked;
-            0x12 => hooked_read;
-        }
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.variant {
-                        ::core::option::Option::Some(
-                            trigger::Variant::WorkflowClosed(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<WorkflowClosed>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.variant = ::core::option::Option::Some(
-                                trigger::Variant::WorkflowClosed(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<WorkflowClosed>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x12 => {
-                    match &mut self.variant {
-                        ::core::option::Option::Some(
-                            trigger::Variant::UpdateWorkflowExecutionCompleted(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.variant = ::core::option::Option::Some(
-                                trigger::Variant::UpdateWorkflowExecutionCompleted(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
-        }
-        fn size_hooked(&self, tag: u32) -> usize {
-            match tag {
-                0x0a => {
-                    match &self.variant {
-                        ::core::option::Option::Some(
-                            trigger::Variant::WorkflowClosed(v),
-                        ) => 1 + __fastrs::Msg::<WorkflowClosed>::size(v),
-                        ::core::option::Option::Some(
-                            trigger::Variant::UpdateWorkflowExecutionCompleted(v),
-                        ) => {
-                            1
-                                + __fastrs::Msg::<UpdateWorkflowExecutionCompleted>::size(v)
-                        }
-                        _ => 0,
-                    }
-                }
-                _ => 0,
-            }
-        }
-        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            if tag == 0x0a {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        trigger::Variant::WorkflowClosed(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<WorkflowClosed>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        trigger::Variant::UpdateWorkflowExecutionCompleted(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<UpdateWorkflowExecutionCompleted>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
-                }
-            }
+            0x0a ..= 2 variant = trigger::Variant::WorkflowClosed: __fastrs::Member<__fastrs::Tab<WorkflowClosed>>;
+            0x12 variant = trigger::Variant::UpdateWorkflowExecutionCompleted: __fastrs::Member<__fastrs::Tab<UpdateWorkflowExecutionCompleted>>;
         }
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.variant = ::core::option::Option::None;
+            }
+        }
+        fn which_member(&self, _tag: u32) -> u32 {
+            match &self.variant {
+                ::core::option::Option::Some(trigger::Variant::WorkflowClosed(_)) => 0x0a,
+                ::core::option::Option::Some(
+                    trigger::Variant::UpdateWorkflowExecutionCompleted(_),
+                ) => 0x12,
+                ::core::option::Option::None => 0,
             }
         }
     }
@@ -1453,126 +1215,28 @@ impl __fastrs::table::Tabled for VersioningOverride {
         VersioningOverride, unknown_fields, [0, 1, 2, 3, 4, 5, 0, 0, 0, 6];
         0x08 behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>>;
         0x12 deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
-        0x1a => hooked;
-        0x20 => hooked_read;
-        0x2a => hooked_read;
+        0x1a ..= 5 r#override = versioning_override::Override::Pinned: __fastrs::Member<__fastrs::Tab<versioning_override::PinnedOverride>>;
+        0x20 r#override = versioning_override::Override::AutoUpgrade: __fastrs::Member<__fastrs::Bool>;
+        0x2a r#override = versioning_override::Override::OneTime: __fastrs::Member<__fastrs::Tab<versioning_override::OneTimeOverride>>;
         0x4a pinned_version: __fastrs::Implicit<__fastrs::Str>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.r#override {
-                    ::core::option::Option::Some(
-                        versioning_override::Override::Pinned(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<versioning_override::PinnedOverride>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.r#override = ::core::option::Option::Some(
-                            versioning_override::Override::Pinned(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<versioning_override::PinnedOverride>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x20 => {
-                self.r#override = ::core::option::Option::Some(
-                    versioning_override::Override::AutoUpgrade(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.r#override {
-                    ::core::option::Option::Some(
-                        versioning_override::Override::OneTime(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<versioning_override::OneTimeOverride>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.r#override = ::core::option::Option::Some(
-                            versioning_override::Override::OneTime(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<versioning_override::OneTimeOverride>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x1a => {
-                match &self.r#override {
-                    ::core::option::Option::Some(
-                        versioning_override::Override::Pinned(v),
-                    ) => {
-                        1 + __fastrs::Msg::<versioning_override::PinnedOverride>::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        versioning_override::Override::AutoUpgrade(v),
-                    ) => 1 + __fastrs::Bool::size(v),
-                    ::core::option::Option::Some(
-                        versioning_override::Override::OneTime(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                versioning_override::OneTimeOverride,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x1a {
-            match &self.r#override {
-                ::core::option::Option::Some(
-                    versioning_override::Override::Pinned(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<versioning_override::PinnedOverride>,
-                    >(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    versioning_override::Override::AutoUpgrade(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x20], w);
-                }
-                ::core::option::Option::Some(
-                    versioning_override::Override::OneTime(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<versioning_override::OneTimeOverride>,
-                    >(v, &[0x2a], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.r#override = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.r#override {
+            ::core::option::Option::Some(versioning_override::Override::Pinned(_)) => {
+                0x1a
+            }
+            ::core::option::Option::Some(
+                versioning_override::Override::AutoUpgrade(_),
+            ) => 0x20,
+            ::core::option::Option::Some(versioning_override::Override::OneTime(_)) => {
+                0x2a
+            }
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -1783,111 +1447,23 @@ impl ::fastrs::Message for PostResetOperation {
 impl __fastrs::table::Tabled for PostResetOperation {
     __fastrs::table::table! {
         PostResetOperation, unknown_fields, [0, 1, 2];
-        0x0a => hooked;
-        0x12 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        post_reset_operation::Variant::SignalWorkflow(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<post_reset_operation::SignalWorkflow>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            post_reset_operation::Variant::SignalWorkflow(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<post_reset_operation::SignalWorkflow>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x12 => {
-                match &mut self.variant {
-                    ::core::option::Option::Some(
-                        post_reset_operation::Variant::UpdateWorkflowOptions(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.variant = ::core::option::Option::Some(
-                            post_reset_operation::Variant::UpdateWorkflowOptions(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.variant {
-                    ::core::option::Option::Some(
-                        post_reset_operation::Variant::SignalWorkflow(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                post_reset_operation::SignalWorkflow,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        post_reset_operation::Variant::UpdateWorkflowOptions(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                post_reset_operation::UpdateWorkflowOptions,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            match &self.variant {
-                ::core::option::Option::Some(
-                    post_reset_operation::Variant::SignalWorkflow(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<post_reset_operation::SignalWorkflow>,
-                    >(v, &[0x0a], w);
-                }
-                ::core::option::Option::Some(
-                    post_reset_operation::Variant::UpdateWorkflowOptions(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<post_reset_operation::UpdateWorkflowOptions>,
-                    >(v, &[0x12], w);
-                }
-                _ => {}
-            }
-        }
+        0x0a ..= 2 variant = post_reset_operation::Variant::SignalWorkflow: __fastrs::Member<__fastrs::Tab<post_reset_operation::SignalWorkflow>>;
+        0x12 variant = post_reset_operation::Variant::UpdateWorkflowOptions: __fastrs::Member<__fastrs::Tab<post_reset_operation::UpdateWorkflowOptions>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.variant {
+            ::core::option::Option::Some(
+                post_reset_operation::Variant::SignalWorkflow(_),
+            ) => 0x0a,
+            ::core::option::Option::Some(
+                post_reset_operation::Variant::UpdateWorkflowOptions(_),
+            ) => 0x12,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -3,7 +3,6 @@
 
 use ::fastrs::__private as __fastrs;
 const _: () = __fastrs::GENERATED_CODE_V3;
-use __fastrs::Codec as _;
 #[derive(Clone, PartialEq, Default, Debug)]
 pub struct RegisterNamespaceRequest {
     pub namespace: ::fastrs::alloc::string::String,
@@ -2311,119 +2310,23 @@ impl __fastrs::table::Tabled for ListOpenWorkflowExecutionsRequest {
         0x10 maximum_page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x22 start_time_filter: __fastrs::Optional<__fastrs::Tab<super::super::filter::v1::StartTimeFilter>>;
-        0x2a => hooked;
-        0x32 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_open_workflow_executions_request::Filters::ExecutionFilter(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::filter::v1::WorkflowExecutionFilter,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_open_workflow_executions_request::Filters::ExecutionFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::filter::v1::WorkflowExecutionFilter,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_open_workflow_executions_request::Filters::TypeFilter(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_open_workflow_executions_request::Filters::TypeFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x2a => {
-                match &self.filters {
-                    ::core::option::Option::Some(
-                        list_open_workflow_executions_request::Filters::ExecutionFilter(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::filter::v1::WorkflowExecutionFilter,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        list_open_workflow_executions_request::Filters::TypeFilter(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::filter::v1::WorkflowTypeFilter,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x2a {
-            match &self.filters {
-                ::core::option::Option::Some(
-                    list_open_workflow_executions_request::Filters::ExecutionFilter(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::filter::v1::WorkflowExecutionFilter>,
-                    >(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    list_open_workflow_executions_request::Filters::TypeFilter(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                    >(v, &[0x32], w);
-                }
-                _ => {}
-            }
-        }
+        0x2a ..= 6 filters = list_open_workflow_executions_request::Filters::ExecutionFilter: __fastrs::Member<__fastrs::Tab<super::super::filter::v1::WorkflowExecutionFilter>>;
+        0x32 filters = list_open_workflow_executions_request::Filters::TypeFilter: __fastrs::Member<__fastrs::Tab<super::super::filter::v1::WorkflowTypeFilter>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x2a {
             self.filters = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.filters {
+            ::core::option::Option::Some(
+                list_open_workflow_executions_request::Filters::ExecutionFilter(_),
+            ) => 0x2a,
+            ::core::option::Option::Some(
+                list_open_workflow_executions_request::Filters::TypeFilter(_),
+            ) => 0x32,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -2484,156 +2387,27 @@ impl __fastrs::table::Tabled for ListClosedWorkflowExecutionsRequest {
         0x10 maximum_page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x22 start_time_filter: __fastrs::Optional<__fastrs::Tab<super::super::filter::v1::StartTimeFilter>>;
-        0x2a => hooked;
-        0x32 => hooked_read;
-        0x3a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x2a => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::ExecutionFilter(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::filter::v1::WorkflowExecutionFilter,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_closed_workflow_executions_request::Filters::ExecutionFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::filter::v1::WorkflowExecutionFilter,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::TypeFilter(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_closed_workflow_executions_request::Filters::TypeFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.filters {
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::StatusFilter(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::filter::v1::StatusFilter>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.filters = ::core::option::Option::Some(
-                            list_closed_workflow_executions_request::Filters::StatusFilter(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::filter::v1::StatusFilter>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x2a => {
-                match &self.filters {
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::ExecutionFilter(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::filter::v1::WorkflowExecutionFilter,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::TypeFilter(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::filter::v1::WorkflowTypeFilter,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        list_closed_workflow_executions_request::Filters::StatusFilter(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::filter::v1::StatusFilter,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x2a {
-            match &self.filters {
-                ::core::option::Option::Some(
-                    list_closed_workflow_executions_request::Filters::ExecutionFilter(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::filter::v1::WorkflowExecutionFilter>,
-                    >(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    list_closed_workflow_executions_request::Filters::TypeFilter(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::filter::v1::WorkflowTypeFilter>,
-                    >(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    list_closed_workflow_executions_request::Filters::StatusFilter(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::filter::v1::StatusFilter>,
-                    >(v, &[0x3a], w);
-                }
-                _ => {}
-            }
-        }
+        0x2a ..= 7 filters = list_closed_workflow_executions_request::Filters::ExecutionFilter: __fastrs::Member<__fastrs::Tab<super::super::filter::v1::WorkflowExecutionFilter>>;
+        0x32 filters = list_closed_workflow_executions_request::Filters::TypeFilter: __fastrs::Member<__fastrs::Tab<super::super::filter::v1::WorkflowTypeFilter>>;
+        0x3a filters = list_closed_workflow_executions_request::Filters::StatusFilter: __fastrs::Member<__fastrs::Tab<super::super::filter::v1::StatusFilter>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x2a {
             self.filters = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.filters {
+            ::core::option::Option::Some(
+                list_closed_workflow_executions_request::Filters::ExecutionFilter(_),
+            ) => 0x2a,
+            ::core::option::Option::Some(
+                list_closed_workflow_executions_request::Filters::TypeFilter(_),
+            ) => 0x32,
+            ::core::option::Option::Some(
+                list_closed_workflow_executions_request::Filters::StatusFilter(_),
+            ) => 0x3a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -4248,229 +4022,43 @@ impl __fastrs::table::Tabled for UpdateWorkerBuildIdCompatibilityRequest {
         UpdateWorkerBuildIdCompatibilityRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Implicit<__fastrs::Str>;
-        0x1a => hooked;
-        0x22 => hooked_read;
-        0x2a => hooked_read;
-        0x32 => hooked_read;
-        0x3a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x22 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::MergeSets(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_build_id_compatibility_request::MergeSets,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_build_id_compatibility_request::Operation::MergeSets(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_build_id_compatibility_request::MergeSets,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x1a => {
-                match &self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        update_worker_build_id_compatibility_request::Operation::MergeSets(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                update_worker_build_id_compatibility_request::MergeSets,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x1a {
-            match &self.operation {
-                ::core::option::Option::Some(
-                    update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            update_worker_build_id_compatibility_request::AddNewCompatibleVersion,
-                        >,
-                    >(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_build_id_compatibility_request::Operation::MergeSets(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            update_worker_build_id_compatibility_request::MergeSets,
-                        >,
-                    >(v, &[0x3a], w);
-                }
-                _ => {}
-            }
-        }
+        0x1a ..= 7 operation = update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet: __fastrs::Member<__fastrs::Str>;
+        0x22 operation = update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId: __fastrs::Member<__fastrs::Tab<update_worker_build_id_compatibility_request::AddNewCompatibleVersion>>;
+        0x2a operation = update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId: __fastrs::Member<__fastrs::Str>;
+        0x32 operation = update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet: __fastrs::Member<__fastrs::Str>;
+        0x3a operation = update_worker_build_id_compatibility_request::Operation::MergeSets: __fastrs::Member<__fastrs::Tab<update_worker_build_id_compatibility_request::MergeSets>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.operation = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.operation {
+            ::core::option::Option::Some(
+                update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet(
+                    _,
+                ),
+            ) => 0x1a,
+            ::core::option::Option::Some(
+                update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId(
+                    _,
+                ),
+            ) => 0x22,
+            ::core::option::Option::Some(
+                update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId(
+                    _,
+                ),
+            ) => 0x2a,
+            ::core::option::Option::Some(
+                update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet(
+                    _,
+                ),
+            ) => 0x32,
+            ::core::option::Option::Some(
+                update_worker_build_id_compatibility_request::Operation::MergeSets(_),
+            ) => 0x3a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -4660,378 +4248,55 @@ impl __fastrs::table::Tabled for UpdateWorkerVersioningRulesRequest {
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Implicit<__fastrs::Str>;
         0x1a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
-        0x22 => hooked;
-        0x2a => hooked_read;
-        0x32 => hooked_read;
-        0x3a => hooked_read;
-        0x42 => hooked_read;
-        0x4a => hooked_read;
-        0x52 => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x32 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x42 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x4a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x52 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::CommitBuildId(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                update_worker_versioning_rules_request::CommitBuildId,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            update_worker_versioning_rules_request::Operation::CommitBuildId(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        update_worker_versioning_rules_request::CommitBuildId,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.operation {
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        update_worker_versioning_rules_request::Operation::CommitBuildId(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                update_worker_versioning_rules_request::CommitBuildId,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x22 {
-            match &self.operation {
-                ::core::option::Option::Some(
-                    update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            update_worker_versioning_rules_request::InsertBuildIdAssignmentRule,
-                        >,
-                    >(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule,
-                        >,
-                    >(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule,
-                        >,
-                    >(v, &[0x32], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule,
-                        >,
-                    >(v, &[0x3a], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule,
-                        >,
-                    >(v, &[0x42], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule,
-                        >,
-                    >(v, &[0x4a], w);
-                }
-                ::core::option::Option::Some(
-                    update_worker_versioning_rules_request::Operation::CommitBuildId(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            update_worker_versioning_rules_request::CommitBuildId,
-                        >,
-                    >(v, &[0x52], w);
-                }
-                _ => {}
-            }
-        }
+        0x22 ..= 10 operation = update_worker_versioning_rules_request::Operation::InsertAssignmentRule: __fastrs::Member<__fastrs::Tab<update_worker_versioning_rules_request::InsertBuildIdAssignmentRule>>;
+        0x2a operation = update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule: __fastrs::Member<__fastrs::Tab<update_worker_versioning_rules_request::ReplaceBuildIdAssignmentRule>>;
+        0x32 operation = update_worker_versioning_rules_request::Operation::DeleteAssignmentRule: __fastrs::Member<__fastrs::Tab<update_worker_versioning_rules_request::DeleteBuildIdAssignmentRule>>;
+        0x3a operation = update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule: __fastrs::Member<__fastrs::Tab<update_worker_versioning_rules_request::AddCompatibleBuildIdRedirectRule>>;
+        0x42 operation = update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule: __fastrs::Member<__fastrs::Tab<update_worker_versioning_rules_request::ReplaceCompatibleBuildIdRedirectRule>>;
+        0x4a operation = update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule: __fastrs::Member<__fastrs::Tab<update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule>>;
+        0x52 operation = update_worker_versioning_rules_request::Operation::CommitBuildId: __fastrs::Member<__fastrs::Tab<update_worker_versioning_rules_request::CommitBuildId>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.operation = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.operation {
+            ::core::option::Option::Some(
+                update_worker_versioning_rules_request::Operation::InsertAssignmentRule(
+                    _,
+                ),
+            ) => 0x22,
+            ::core::option::Option::Some(
+                update_worker_versioning_rules_request::Operation::ReplaceAssignmentRule(
+                    _,
+                ),
+            ) => 0x2a,
+            ::core::option::Option::Some(
+                update_worker_versioning_rules_request::Operation::DeleteAssignmentRule(
+                    _,
+                ),
+            ) => 0x32,
+            ::core::option::Option::Some(
+                update_worker_versioning_rules_request::Operation::AddCompatibleRedirectRule(
+                    _,
+                ),
+            ) => 0x3a,
+            ::core::option::Option::Some(
+                update_worker_versioning_rules_request::Operation::ReplaceCompatibleRedirectRule(
+                    _,
+                ),
+            ) => 0x42,
+            ::core::option::Option::Some(
+                update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule(
+                    _,
+                ),
+            ) => 0x4a,
+            ::core::option::Option::Some(
+                update_worker_versioning_rules_request::Operation::CommitBuildId(_),
+            ) => 0x52,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -5515,582 +4780,68 @@ impl __fastrs::table::Tabled for StartBatchOperationRequest {
         0x22 reason: __fastrs::Implicit<__fastrs::Str>;
         0x2a executions: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x35 max_operations_per_second: __fastrs::Implicit<__fastrs::Float>;
-        0x52 => hooked;
-        0x5a => hooked_read;
-        0x62 => hooked_read;
-        0x6a => hooked_read;
-        0x72 => hooked_read;
-        0x7a => hooked_read;
-        0x82 => hooked_read;
-        0x8a => hooked_read;
-        0x92 => hooked_read;
-        0x9a => hooked_read;
-        0xa2 => hooked_read;
-        0xaa => hooked_read;
+        0x52 ..= 21 operation = start_batch_operation_request::Operation::TerminationOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationTermination>>;
+        0x5a operation = start_batch_operation_request::Operation::SignalOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationSignal>>;
+        0x62 operation = start_batch_operation_request::Operation::CancellationOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationCancellation>>;
+        0x6a operation = start_batch_operation_request::Operation::DeletionOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationDeletion>>;
+        0x72 operation = start_batch_operation_request::Operation::ResetOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationReset>>;
+        0x7a operation = start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions>>;
+        0x82 operation = start_batch_operation_request::Operation::UnpauseActivitiesOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationUnpauseActivities>>;
+        0x8a operation = start_batch_operation_request::Operation::ResetActivitiesOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationResetActivities>>;
+        0x92 operation = start_batch_operation_request::Operation::UpdateActivityOptionsOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationUpdateActivityOptions>>;
+        0x9a operation = start_batch_operation_request::Operation::CancelActivitiesOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationCancelActivities>>;
+        0xa2 operation = start_batch_operation_request::Operation::TerminateActivitiesOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationTerminateActivities>>;
+        0xaa operation = start_batch_operation_request::Operation::DeleteActivitiesOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationDeleteActivities>>;
         0xb2 target_executions: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Execution>>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x52 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::TerminationOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationTermination,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::TerminationOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationTermination,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x5a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::SignalOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::batch::v1::BatchOperationSignal>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::SignalOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::batch::v1::BatchOperationSignal>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x62 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::CancellationOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationCancellation,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::CancellationOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationCancellation,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x6a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::DeletionOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationDeletion,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::DeletionOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationDeletion,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x72 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::ResetOperation(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::batch::v1::BatchOperationReset>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::ResetOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::batch::v1::BatchOperationReset>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x7a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x82 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UnpauseActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationUnpauseActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::UnpauseActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationUnpauseActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x8a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::ResetActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationResetActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::ResetActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationResetActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x92 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationUpdateActivityOptions,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationUpdateActivityOptions,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x9a => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::CancelActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationCancelActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::CancelActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationCancelActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xa2 => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::TerminateActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationTerminateActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::TerminateActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationTerminateActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0xaa => {
-                match &mut self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::DeleteActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<
-                                super::super::batch::v1::BatchOperationDeleteActivities,
-                            >,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.operation = ::core::option::Option::Some(
-                            start_batch_operation_request::Operation::DeleteActivitiesOperation(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<
-                                        super::super::batch::v1::BatchOperationDeleteActivities,
-                                    >,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x52 => {
-                match &self.operation {
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::TerminationOperation(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationTermination,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::SignalOperation(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationSignal,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::CancellationOperation(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationCancellation,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::DeletionOperation(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationDeletion,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::ResetOperation(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationReset,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
-                            v,
-                        ),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UnpauseActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationUnpauseActivities,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::ResetActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationResetActivities,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationUpdateActivityOptions,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::CancelActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationCancelActivities,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::TerminateActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationTerminateActivities,
-                            >::size(v)
-                    }
-                    ::core::option::Option::Some(
-                        start_batch_operation_request::Operation::DeleteActivitiesOperation(
-                            v,
-                        ),
-                    ) => {
-                        2
-                            + __fastrs::Msg::<
-                                super::super::batch::v1::BatchOperationDeleteActivities,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x52 {
-            match &self.operation {
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::TerminationOperation(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::batch::v1::BatchOperationTermination>,
-                    >(v, &[0x52], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::SignalOperation(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::batch::v1::BatchOperationSignal>,
-                    >(v, &[0x5a], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::CancellationOperation(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            super::super::batch::v1::BatchOperationCancellation,
-                        >,
-                    >(v, &[0x62], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::DeletionOperation(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::batch::v1::BatchOperationDeletion>,
-                    >(v, &[0x6a], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::ResetOperation(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::batch::v1::BatchOperationReset>,
-                    >(v, &[0x72], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            super::super::batch::v1::BatchOperationUpdateWorkflowExecutionOptions,
-                        >,
-                    >(v, &[0x7a], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::UnpauseActivitiesOperation(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            super::super::batch::v1::BatchOperationUnpauseActivities,
-                        >,
-                    >(v, &[0x82, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::ResetActivitiesOperation(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            super::super::batch::v1::BatchOperationResetActivities,
-                        >,
-                    >(v, &[0x8a, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            super::super::batch::v1::BatchOperationUpdateActivityOptions,
-                        >,
-                    >(v, &[0x92, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::CancelActivitiesOperation(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            super::super::batch::v1::BatchOperationCancelActivities,
-                        >,
-                    >(v, &[0x9a, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::TerminateActivitiesOperation(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            super::super::batch::v1::BatchOperationTerminateActivities,
-                        >,
-                    >(v, &[0xa2, 0x01], w);
-                }
-                ::core::option::Option::Some(
-                    start_batch_operation_request::Operation::DeleteActivitiesOperation(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<
-                            super::super::batch::v1::BatchOperationDeleteActivities,
-                        >,
-                    >(v, &[0xaa, 0x01], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x52 {
             self.operation = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.operation {
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::TerminationOperation(_),
+            ) => 0x52,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::SignalOperation(_),
+            ) => 0x5a,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::CancellationOperation(_),
+            ) => 0x62,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::DeletionOperation(_),
+            ) => 0x6a,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::ResetOperation(_),
+            ) => 0x72,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::UpdateWorkflowOptionsOperation(
+                    _,
+                ),
+            ) => 0x7a,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::UnpauseActivitiesOperation(_),
+            ) => 0x82,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::ResetActivitiesOperation(_),
+            ) => 0x8a,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::UpdateActivityOptionsOperation(
+                    _,
+                ),
+            ) => 0x92,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::CancelActivitiesOperation(_),
+            ) => 0x9a,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::TerminateActivitiesOperation(_),
+            ) => 0xa2,
+            ::core::option::Option::Some(
+                start_batch_operation_request::Operation::DeleteActivitiesOperation(_),
+            ) => 0xaa,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -6621,7 +5372,6 @@ impl __fastrs::table::Tabled for ExecuteMultiOperationRequest {
 /// Types nested in [`ExecuteMultiOperationRequest`].
 pub mod execute_multi_operation_request {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Operation {
         pub operation: ::core::option::Option<operation::Operation>,
@@ -6637,111 +5387,23 @@ pub mod execute_multi_operation_request {
     impl __fastrs::table::Tabled for Operation {
         __fastrs::table::table! {
             Operation, unknown_fields, [0, 1, 2];
-            0x0a => hooked;
-            0x12 => hooked_read;
-        }
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.operation {
-                        ::core::option::Option::Some(
-                            operation::Operation::StartWorkflow(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<super::StartWorkflowExecutionRequest>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.operation = ::core::option::Option::Some(
-                                operation::Operation::StartWorkflow(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<super::StartWorkflowExecutionRequest>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x12 => {
-                    match &mut self.operation {
-                        ::core::option::Option::Some(
-                            operation::Operation::UpdateWorkflow(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<super::UpdateWorkflowExecutionRequest>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.operation = ::core::option::Option::Some(
-                                operation::Operation::UpdateWorkflow(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<super::UpdateWorkflowExecutionRequest>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
-        }
-        fn size_hooked(&self, tag: u32) -> usize {
-            match tag {
-                0x0a => {
-                    match &self.operation {
-                        ::core::option::Option::Some(
-                            operation::Operation::StartWorkflow(v),
-                        ) => {
-                            1
-                                + __fastrs::Msg::<
-                                    super::StartWorkflowExecutionRequest,
-                                >::size(v)
-                        }
-                        ::core::option::Option::Some(
-                            operation::Operation::UpdateWorkflow(v),
-                        ) => {
-                            1
-                                + __fastrs::Msg::<
-                                    super::UpdateWorkflowExecutionRequest,
-                                >::size(v)
-                        }
-                        _ => 0,
-                    }
-                }
-                _ => 0,
-            }
-        }
-        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            if tag == 0x0a {
-                match &self.operation {
-                    ::core::option::Option::Some(
-                        operation::Operation::StartWorkflow(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::StartWorkflowExecutionRequest>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        operation::Operation::UpdateWorkflow(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::UpdateWorkflowExecutionRequest>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
-                }
-            }
+            0x0a ..= 2 operation = operation::Operation::StartWorkflow: __fastrs::Member<__fastrs::Tab<super::StartWorkflowExecutionRequest>>;
+            0x12 operation = operation::Operation::UpdateWorkflow: __fastrs::Member<__fastrs::Tab<super::UpdateWorkflowExecutionRequest>>;
         }
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.operation = ::core::option::Option::None;
+            }
+        }
+        fn which_member(&self, _tag: u32) -> u32 {
+            match &self.operation {
+                ::core::option::Option::Some(operation::Operation::StartWorkflow(_)) => {
+                    0x0a
+                }
+                ::core::option::Option::Some(operation::Operation::UpdateWorkflow(_)) => {
+                    0x12
+                }
+                ::core::option::Option::None => 0,
             }
         }
     }
@@ -6788,7 +5450,6 @@ impl __fastrs::table::Tabled for ExecuteMultiOperationResponse {
 /// Types nested in [`ExecuteMultiOperationResponse`].
 pub mod execute_multi_operation_response {
     use ::fastrs::__private as __fastrs;
-    use __fastrs::Codec as _;
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct Response {
         pub response: ::core::option::Option<response::Response>,
@@ -6804,111 +5465,23 @@ pub mod execute_multi_operation_response {
     impl __fastrs::table::Tabled for Response {
         __fastrs::table::table! {
             Response, unknown_fields, [0, 1, 2];
-            0x0a => hooked;
-            0x12 => hooked_read;
-        }
-        fn merge_hooked(
-            &mut self,
-            r: &mut ::fastrs::Reader<'_>,
-            depth: u32,
-            tag: u32,
-        ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-            match tag {
-                0x0a => {
-                    match &mut self.response {
-                        ::core::option::Option::Some(
-                            response::Response::StartWorkflow(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<super::StartWorkflowExecutionResponse>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.response = ::core::option::Option::Some(
-                                response::Response::StartWorkflow(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<super::StartWorkflowExecutionResponse>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                0x12 => {
-                    match &mut self.response {
-                        ::core::option::Option::Some(
-                            response::Response::UpdateWorkflow(v),
-                        ) => {
-                            __fastrs::compact::merge::<
-                                __fastrs::Msg<super::UpdateWorkflowExecutionResponse>,
-                            >(v, r, depth)?;
-                        }
-                        _ => {
-                            self.response = ::core::option::Option::Some(
-                                response::Response::UpdateWorkflow(
-                                    __fastrs::compact::read::<
-                                        __fastrs::Msg<super::UpdateWorkflowExecutionResponse>,
-                                    >(r, depth)?,
-                                ),
-                            );
-                        }
-                    }
-                    ::core::result::Result::Ok(())
-                }
-                tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-            }
-        }
-        fn size_hooked(&self, tag: u32) -> usize {
-            match tag {
-                0x0a => {
-                    match &self.response {
-                        ::core::option::Option::Some(
-                            response::Response::StartWorkflow(v),
-                        ) => {
-                            1
-                                + __fastrs::Msg::<
-                                    super::StartWorkflowExecutionResponse,
-                                >::size(v)
-                        }
-                        ::core::option::Option::Some(
-                            response::Response::UpdateWorkflow(v),
-                        ) => {
-                            1
-                                + __fastrs::Msg::<
-                                    super::UpdateWorkflowExecutionResponse,
-                                >::size(v)
-                        }
-                        _ => 0,
-                    }
-                }
-                _ => 0,
-            }
-        }
-        fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-            if tag == 0x0a {
-                match &self.response {
-                    ::core::option::Option::Some(
-                        response::Response::StartWorkflow(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::StartWorkflowExecutionResponse>,
-                        >(v, &[0x0a], w);
-                    }
-                    ::core::option::Option::Some(
-                        response::Response::UpdateWorkflow(v),
-                    ) => {
-                        __fastrs::compact::write::<
-                            __fastrs::Msg<super::UpdateWorkflowExecutionResponse>,
-                        >(v, &[0x12], w);
-                    }
-                    _ => {}
-                }
-            }
+            0x0a ..= 2 response = response::Response::StartWorkflow: __fastrs::Member<__fastrs::Tab<super::StartWorkflowExecutionResponse>>;
+            0x12 response = response::Response::UpdateWorkflow: __fastrs::Member<__fastrs::Tab<super::UpdateWorkflowExecutionResponse>>;
         }
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.response = ::core::option::Option::None;
+            }
+        }
+        fn which_member(&self, _tag: u32) -> u32 {
+            match &self.response {
+                ::core::option::Option::Some(response::Response::StartWorkflow(_)) => {
+                    0x0a
+                }
+                ::core::option::Option::Some(response::Response::UpdateWorkflow(_)) => {
+                    0x12
+                }
+                ::core::option::Option::None => 0,
             }
         }
     }
@@ -6962,114 +5535,10 @@ impl __fastrs::table::Tabled for UpdateActivityOptionsRequest {
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
         0x22 activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
         0x2a update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
-        0x32 => hooked;
-        0x3a => hooked_read;
+        0x32 ..= 7 activity = update_activity_options_request::Activity::Id: __fastrs::Member<__fastrs::Str>;
+        0x3a activity = update_activity_options_request::Activity::Type: __fastrs::Member<__fastrs::Str>;
         0x40 restore_original: __fastrs::Implicit<__fastrs::Bool>;
-        0x48 => hooked;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x32 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        update_activity_options_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            update_activity_options_request::Activity::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x3a => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        update_activity_options_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            update_activity_options_request::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x48 => {
-                self.activity = ::core::option::Option::Some(
-                    update_activity_options_request::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x32 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        update_activity_options_request::Activity::Id(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        update_activity_options_request::Activity::Type(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    _ => 0,
-                }
-            }
-            0x48 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        update_activity_options_request::Activity::MatchAll(v),
-                    ) => 1 + __fastrs::Bool::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x32 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        update_activity_options_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x32], w);
-                    }
-                    ::core::option::Option::Some(
-                        update_activity_options_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x3a], w);
-                    }
-                    _ => {}
-                }
-            }
-            0x48 => {
-                if let ::core::option::Option::Some(
-                    update_activity_options_request::Activity::MatchAll(v),
-                ) = &self.activity
-                {
-                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x48], w);
-                }
-            }
-            _ => {}
-        }
+        0x48 ..= 9 activity = update_activity_options_request::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
@@ -7080,6 +5549,20 @@ impl __fastrs::table::Tabled for UpdateActivityOptionsRequest {
                 self.activity = ::core::option::Option::None;
             }
             _ => {}
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.activity {
+            ::core::option::Option::Some(
+                update_activity_options_request::Activity::Id(_),
+            ) => 0x32,
+            ::core::option::Option::Some(
+                update_activity_options_request::Activity::Type(_),
+            ) => 0x3a,
+            ::core::option::Option::Some(
+                update_activity_options_request::Activity::MatchAll(_),
+            ) => 0x48,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -7219,91 +5702,23 @@ impl __fastrs::table::Tabled for PauseActivityRequest {
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x22 => hooked;
-        0x2a => hooked_read;
+        0x22 ..= 5 activity = pause_activity_request::Activity::Id: __fastrs::Member<__fastrs::Str>;
+        0x2a activity = pause_activity_request::Activity::Type: __fastrs::Member<__fastrs::Str>;
         0x32 reason: __fastrs::Implicit<__fastrs::Str>;
         0x3a request_id: __fastrs::Implicit<__fastrs::Str>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        pause_activity_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            pause_activity_request::Activity::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        pause_activity_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            pause_activity_request::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        pause_activity_request::Activity::Id(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        pause_activity_request::Activity::Type(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x22 {
-            match &self.activity {
-                ::core::option::Option::Some(
-                    pause_activity_request::Activity::Id(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    pause_activity_request::Activity::Type(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.activity = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.activity {
+            ::core::option::Option::Some(pause_activity_request::Activity::Id(_)) => 0x22,
+            ::core::option::Option::Some(pause_activity_request::Activity::Type(_)) => {
+                0x2a
+            }
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -7425,109 +5840,30 @@ impl __fastrs::table::Tabled for UnpauseActivityRequest {
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x22 => hooked;
-        0x2a => hooked_read;
-        0x30 => hooked_read;
+        0x22 ..= 6 activity = unpause_activity_request::Activity::Id: __fastrs::Member<__fastrs::Str>;
+        0x2a activity = unpause_activity_request::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x30 activity = unpause_activity_request::Activity::UnpauseAll: __fastrs::Member<__fastrs::Bool>;
         0x38 reset_attempts: __fastrs::Implicit<__fastrs::Bool>;
         0x40 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
         0x4a jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            unpause_activity_request::Activity::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            unpause_activity_request::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x30 => {
-                self.activity = ::core::option::Option::Some(
-                    unpause_activity_request::Activity::UnpauseAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::Id(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::Type(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        unpause_activity_request::Activity::UnpauseAll(v),
-                    ) => 1 + __fastrs::Bool::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x22 {
-            match &self.activity {
-                ::core::option::Option::Some(
-                    unpause_activity_request::Activity::Id(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    unpause_activity_request::Activity::Type(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
-                }
-                ::core::option::Option::Some(
-                    unpause_activity_request::Activity::UnpauseAll(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x30], w);
-                }
-                _ => {}
-            }
-        }
-    }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.activity = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.activity {
+            ::core::option::Option::Some(unpause_activity_request::Activity::Id(_)) => {
+                0x22
+            }
+            ::core::option::Option::Some(unpause_activity_request::Activity::Type(_)) => {
+                0x2a
+            }
+            ::core::option::Option::Some(
+                unpause_activity_request::Activity::UnpauseAll(_),
+            ) => 0x30,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -7663,117 +5999,13 @@ impl __fastrs::table::Tabled for ResetActivityRequest {
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x22 => hooked;
-        0x2a => hooked_read;
+        0x22 ..= 5 activity = reset_activity_request::Activity::Id: __fastrs::Member<__fastrs::Str>;
+        0x2a activity = reset_activity_request::Activity::Type: __fastrs::Member<__fastrs::Str>;
         0x30 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
         0x38 keep_paused: __fastrs::Implicit<__fastrs::Bool>;
         0x42 jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x48 restore_original_options: __fastrs::Implicit<__fastrs::Bool>;
-        0x50 => hooked;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        reset_activity_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            reset_activity_request::Activity::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.activity {
-                    ::core::option::Option::Some(
-                        reset_activity_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.activity = ::core::option::Option::Some(
-                            reset_activity_request::Activity::Type(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x50 => {
-                self.activity = ::core::option::Option::Some(
-                    reset_activity_request::Activity::MatchAll(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        reset_activity_request::Activity::Id(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        reset_activity_request::Activity::Type(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    _ => 0,
-                }
-            }
-            0x50 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        reset_activity_request::Activity::MatchAll(v),
-                    ) => 1 + __fastrs::Bool::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        match tag {
-            0x22 => {
-                match &self.activity {
-                    ::core::option::Option::Some(
-                        reset_activity_request::Activity::Id(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                    }
-                    ::core::option::Option::Some(
-                        reset_activity_request::Activity::Type(v),
-                    ) => {
-                        __fastrs::compact::write::<__fastrs::Str>(v, &[0x2a], w);
-                    }
-                    _ => {}
-                }
-            }
-            0x50 => {
-                if let ::core::option::Option::Some(
-                    reset_activity_request::Activity::MatchAll(v),
-                ) = &self.activity
-                {
-                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x50], w);
-                }
-            }
-            _ => {}
-        }
+        0x50 ..= 10 activity = reset_activity_request::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
@@ -7784,6 +6016,18 @@ impl __fastrs::table::Tabled for ResetActivityRequest {
                 self.activity = ::core::option::Option::None;
             }
             _ => {}
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.activity {
+            ::core::option::Option::Some(reset_activity_request::Activity::Id(_)) => 0x22,
+            ::core::option::Option::Some(reset_activity_request::Activity::Type(_)) => {
+                0x2a
+            }
+            ::core::option::Option::Some(
+                reset_activity_request::Activity::MatchAll(_),
+            ) => 0x50,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -9145,90 +7389,27 @@ impl __fastrs::table::Tabled for SetWorkerDeploymentManagerRequest {
         SetWorkerDeploymentManagerRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
-        0x1a => hooked;
-        0x20 => hooked_read;
+        0x1a ..= 4 new_manager_identity = set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity: __fastrs::Member<__fastrs::Str>;
+        0x20 new_manager_identity = set_worker_deployment_manager_request::NewManagerIdentity::Self_: __fastrs::Member<__fastrs::Bool>;
         0x2a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x32 identity: __fastrs::Implicit<__fastrs::Str>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x1a => {
-                match &mut self.new_manager_identity {
-                    ::core::option::Option::Some(
-                        set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
-                            v,
-                        ),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.new_manager_identity = ::core::option::Option::Some(
-                            set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x20 => {
-                self.new_manager_identity = ::core::option::Option::Some(
-                    set_worker_deployment_manager_request::NewManagerIdentity::Self_(
-                        __fastrs::compact::read::<__fastrs::Bool>(r, depth)?,
-                    ),
-                );
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x1a => {
-                match &self.new_manager_identity {
-                    ::core::option::Option::Some(
-                        set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        set_worker_deployment_manager_request::NewManagerIdentity::Self_(
-                            v,
-                        ),
-                    ) => 1 + __fastrs::Bool::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x1a {
-            match &self.new_manager_identity {
-                ::core::option::Option::Some(
-                    set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
-                        v,
-                    ),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x1a], w);
-                }
-                ::core::option::Option::Some(
-                    set_worker_deployment_manager_request::NewManagerIdentity::Self_(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Bool>(v, &[0x20], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.new_manager_identity = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.new_manager_identity {
+            ::core::option::Option::Some(
+                set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity(
+                    _,
+                ),
+            ) => 0x1a,
+            ::core::option::Option::Some(
+                set_worker_deployment_manager_request::NewManagerIdentity::Self_(_),
+            ) => 0x20,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -9563,100 +7744,23 @@ impl __fastrs::table::Tabled for TriggerWorkflowRuleRequest {
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x22 => hooked;
-        0x2a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.rule {
-                    ::core::option::Option::Some(
-                        trigger_workflow_rule_request::Rule::Id(v),
-                    ) => {
-                        __fastrs::compact::merge::<__fastrs::Str>(v, r, depth)?;
-                    }
-                    _ => {
-                        self.rule = ::core::option::Option::Some(
-                            trigger_workflow_rule_request::Rule::Id(
-                                __fastrs::compact::read::<__fastrs::Str>(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.rule {
-                    ::core::option::Option::Some(
-                        trigger_workflow_rule_request::Rule::Spec(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.rule = ::core::option::Option::Some(
-                            trigger_workflow_rule_request::Rule::Spec(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.rule {
-                    ::core::option::Option::Some(
-                        trigger_workflow_rule_request::Rule::Id(v),
-                    ) => 1 + __fastrs::Str::size(v),
-                    ::core::option::Option::Some(
-                        trigger_workflow_rule_request::Rule::Spec(v),
-                    ) => {
-                        1
-                            + __fastrs::Msg::<
-                                super::super::rules::v1::WorkflowRuleSpec,
-                            >::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x22 {
-            match &self.rule {
-                ::core::option::Option::Some(
-                    trigger_workflow_rule_request::Rule::Id(v),
-                ) => {
-                    __fastrs::compact::write::<__fastrs::Str>(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    trigger_workflow_rule_request::Rule::Spec(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::rules::v1::WorkflowRuleSpec>,
-                    >(v, &[0x2a], w);
-                }
-                _ => {}
-            }
-        }
+        0x22 ..= 5 rule = trigger_workflow_rule_request::Rule::Id: __fastrs::Member<__fastrs::Str>;
+        0x2a rule = trigger_workflow_rule_request::Rule::Spec: __fastrs::Member<__fastrs::Tab<super::super::rules::v1::WorkflowRuleSpec>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.rule = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.rule {
+            ::core::option::Option::Some(trigger_workflow_rule_request::Rule::Id(_)) => {
+                0x22
+            }
+            ::core::option::Option::Some(
+                trigger_workflow_rule_request::Rule::Spec(_),
+            ) => 0x2a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -10056,69 +8160,19 @@ impl ::fastrs::Message for UpdateWorkerConfigResponse {
 impl __fastrs::table::Tabled for UpdateWorkerConfigResponse {
     __fastrs::table::table! {
         UpdateWorkerConfigResponse, unknown_fields, [0, 1];
-        0x0a => hooked;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x0a => {
-                match &mut self.response {
-                    ::core::option::Option::Some(
-                        update_worker_config_response::Response::WorkerConfig(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.response = ::core::option::Option::Some(
-                            update_worker_config_response::Response::WorkerConfig(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x0a => {
-                match &self.response {
-                    ::core::option::Option::Some(
-                        update_worker_config_response::Response::WorkerConfig(v),
-                    ) => {
-                        1 + __fastrs::Msg::<super::super::sdk::v1::WorkerConfig>::size(v)
-                    }
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x0a {
-            if let ::core::option::Option::Some(
-                update_worker_config_response::Response::WorkerConfig(v),
-            ) = &self.response
-            {
-                __fastrs::compact::write::<
-                    __fastrs::Msg<super::super::sdk::v1::WorkerConfig>,
-                >(v, &[0x0a], w);
-            }
-        }
+        0x0a ..= 1 response = update_worker_config_response::Response::WorkerConfig: __fastrs::Member<__fastrs::Tab<super::super::sdk::v1::WorkerConfig>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.response = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.response {
+            ::core::option::Option::Some(
+                update_worker_config_response::Response::WorkerConfig(_),
+            ) => 0x0a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -10879,102 +8933,24 @@ impl __fastrs::table::Tabled for DescribeNexusOperationExecutionResponse {
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 info: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::NexusOperationExecutionInfo>>;
         0x1a input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
-        0x22 => hooked;
-        0x2a => hooked_read;
+        0x22 ..= 5 outcome = describe_nexus_operation_execution_response::Outcome::Result: __fastrs::Member<__fastrs::Tab<super::super::common::v1::Payload>>;
+        0x2a outcome = describe_nexus_operation_execution_response::Outcome::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x32 long_poll_token: __fastrs::Implicit<__fastrs::Bytes>;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.outcome {
-                    ::core::option::Option::Some(
-                        describe_nexus_operation_execution_response::Outcome::Result(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::common::v1::Payload>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.outcome = ::core::option::Option::Some(
-                            describe_nexus_operation_execution_response::Outcome::Result(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::common::v1::Payload>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.outcome {
-                    ::core::option::Option::Some(
-                        describe_nexus_operation_execution_response::Outcome::Failure(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.outcome = ::core::option::Option::Some(
-                            describe_nexus_operation_execution_response::Outcome::Failure(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.outcome {
-                    ::core::option::Option::Some(
-                        describe_nexus_operation_execution_response::Outcome::Result(v),
-                    ) => 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v),
-                    ::core::option::Option::Some(
-                        describe_nexus_operation_execution_response::Outcome::Failure(v),
-                    ) => 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x22 {
-            match &self.outcome {
-                ::core::option::Option::Some(
-                    describe_nexus_operation_execution_response::Outcome::Result(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
-                    >(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    describe_nexus_operation_execution_response::Outcome::Failure(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >(v, &[0x2a], w);
-                }
-                _ => {}
-            }
-        }
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.outcome = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.outcome {
+            ::core::option::Option::Some(
+                describe_nexus_operation_execution_response::Outcome::Result(_),
+            ) => 0x22,
+            ::core::option::Option::Some(
+                describe_nexus_operation_execution_response::Outcome::Failure(_),
+            ) => 0x2a,
+            ::core::option::Option::None => 0,
         }
     }
 }
@@ -11046,101 +9022,23 @@ impl __fastrs::table::Tabled for PollNexusOperationExecutionResponse {
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 wait_stage: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusOperationWaitStage>>;
         0x1a operation_token: __fastrs::Implicit<__fastrs::Str>;
-        0x22 => hooked;
-        0x2a => hooked_read;
-    }
-    fn merge_hooked(
-        &mut self,
-        r: &mut ::fastrs::Reader<'_>,
-        depth: u32,
-        tag: u32,
-    ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
-        match tag {
-            0x22 => {
-                match &mut self.outcome {
-                    ::core::option::Option::Some(
-                        poll_nexus_operation_execution_response::Outcome::Result(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::common::v1::Payload>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.outcome = ::core::option::Option::Some(
-                            poll_nexus_operation_execution_response::Outcome::Result(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::common::v1::Payload>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            0x2a => {
-                match &mut self.outcome {
-                    ::core::option::Option::Some(
-                        poll_nexus_operation_execution_response::Outcome::Failure(v),
-                    ) => {
-                        __fastrs::compact::merge::<
-                            __fastrs::Msg<super::super::failure::v1::Failure>,
-                        >(v, r, depth)?;
-                    }
-                    _ => {
-                        self.outcome = ::core::option::Option::Some(
-                            poll_nexus_operation_execution_response::Outcome::Failure(
-                                __fastrs::compact::read::<
-                                    __fastrs::Msg<super::super::failure::v1::Failure>,
-                                >(r, depth)?,
-                            ),
-                        );
-                    }
-                }
-                ::core::result::Result::Ok(())
-            }
-            tag => r.skip_field(tag, depth, &mut self.unknown_fields),
-        }
-    }
-    fn size_hooked(&self, tag: u32) -> usize {
-        match tag {
-            0x22 => {
-                match &self.outcome {
-                    ::core::option::Option::Some(
-                        poll_nexus_operation_execution_response::Outcome::Result(v),
-                    ) => 1 + __fastrs::Msg::<super::super::common::v1::Payload>::size(v),
-                    ::core::option::Option::Some(
-                        poll_nexus_operation_execution_response::Outcome::Failure(v),
-                    ) => 1 + __fastrs::Msg::<super::super::failure::v1::Failure>::size(v),
-                    _ => 0,
-                }
-            }
-            _ => 0,
-        }
-    }
-    fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
-        if tag == 0x22 {
-            match &self.outcome {
-                ::core::option::Option::Some(
-                    poll_nexus_operation_execution_response::Outcome::Result(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::common::v1::Payload>,
-                    >(v, &[0x22], w);
-                }
-                ::core::option::Option::Some(
-                    poll_nexus_operation_execution_response::Outcome::Failure(v),
-                ) => {
-                    __fastrs::compact::write::<
-                        __fastrs::Msg<super::super::failure::v1::Failure>,
-                    >(v, &[0x2a], w);
-                }
-                _ => {}
-            }
-        }
+        0x22 ..= 5 outcome = poll_nexus_operation_execution_response::Outcome::Result: __fastrs::Member<__fastrs::Tab<super::super::common::v1::Payload>>;
+        0x2a outcome = poll_nexus_operation_execution_response::Outcome::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.outcome = ::core::option::Option::None;
+        }
+    }
+    fn which_member(&self, _tag: u32) -> u32 {
+        match &self.outcome {
+            ::core::option::Option::Some(
+                poll_nexus_operation_execution_response::Outcome::Result(_),
+            ) => 0x22,
+            ::core::option::Option::Some(
+                poll_nexus_operation_execution_response::Outcome::Failure(_),
+            ) => 0x2a,
+            ::core::option::Option::None => 0,
         }
     }
 }

@@ -1,0 +1,199 @@
+//! Oneof members as table entries: each member's entry holds two small
+//! functions made for it (the value it holds, and the value after
+//! switching the oneof to it) and the op of its value, which the
+//! interpreters run as on any field, only always present. A run of
+//! members (by number, no other field between them) is sized, written and
+//! cleared at its first member's entry, through the message's hooks:
+//! `Tabled::which_member`, the member the oneof holds, and
+//! `Tabled::clear_hooked`.
+
+use core::marker::PhantomData;
+
+use super::ops::{erased, merge_fn, Access, FieldVt, MsgField, Read};
+use super::{HookVt, HookVtOf, Op, Tab, TabBox, Tabled};
+use crate::codec::{self, Codec};
+use crate::message::enumeration::{Enum, EnumValue};
+use crate::message::lax_string::LaxString;
+use crate::outline::Ops;
+use crate::wire::writer::Writer;
+
+/// A oneof member whose value is a `C::Value` (for [`Tab`] and
+/// [`TabBox`], a message with a table): what a member entry names.
+#[derive(Debug)]
+pub struct Member<C>(PhantomData<C>);
+
+/// How the value of a oneof member is handled.
+///
+/// # Safety
+/// `OP` handles a present value of type `Value` and nothing else.
+pub unsafe trait MemberOp {
+    /// The value the member's functions give.
+    type Value;
+    /// How the interpreters handle it.
+    const OP: Op;
+}
+
+/// The entry of one oneof member: see the module.
+#[doc(hidden)]
+pub struct MemberAt {
+    /// The member's value in the message, or null if the oneof holds
+    /// another or none.
+    pub(super) get: unsafe fn(msg: *const u8) -> *const u8,
+    /// The member's value, the oneof switched to it (with a default value)
+    /// first if it held another or none.
+    pub(super) select: unsafe fn(msg: *mut u8) -> *mut u8,
+    /// How the value is handled.
+    pub(super) value: Op,
+    /// On the first member of a run, the run's last field number and the
+    /// message's hooks.
+    pub(super) run: Option<(u32, &'static HookVt)>,
+}
+
+impl core::fmt::Debug for MemberAt {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("MemberAt")
+            .field("value", &self.value)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A member's `get`, typed.
+type Get<M, V> = for<'m> fn(&'m M) -> Option<&'m V>;
+/// A member's `select`, typed.
+type Select<M, V> = for<'m> fn(&'m mut M) -> &'m mut V;
+
+impl MemberAt {
+    /// The entry of a member of message type `M` handled as `O`, with its
+    /// `get` and `select`, and the last field number of its run if it
+    /// starts one (else 0).
+    #[must_use]
+    pub const fn new<M: Tabled, O: MemberOp>(get: Get<M, O::Value>, select: Select<M, O::Value>, last: u32) -> Self {
+        // SAFETY: function pointers to function pointers of the same size;
+        // calls through them pass a `*const M` for the `&M` and a `*mut M`
+        // for the `&mut M`, and read the `Option<&V>` as a possibly null
+        // pointer and the `&mut V` as a pointer, all ABI compatible (std's
+        // "ABI compatibility" of function pointers, and `Option`'s
+        // representation). The interpreters call them only with a live
+        // `M`, exclusively borrowed for `select`.
+        let (get, select) = unsafe {
+            (
+                core::mem::transmute::<Get<M, O::Value>, unsafe fn(*const u8) -> *const u8>(get),
+                core::mem::transmute::<Select<M, O::Value>, unsafe fn(*mut u8) -> *mut u8>(select),
+            )
+        };
+        let run = if last == 0 {
+            None
+        } else {
+            Some((last, <M as HookVtOf>::VT))
+        };
+        Self {
+            get,
+            select,
+            value: O::OP,
+            run,
+        }
+    }
+}
+
+macro_rules! native {
+    ($($codec:ident: $ty:ty,)*) => {
+        $(
+            // SAFETY: the interpreters handle `Op::$codec` as a `$ty`.
+            unsafe impl MemberOp for Member<codec::$codec> {
+                type Value = $ty;
+                const OP: Op = Op::$codec;
+            }
+        )*
+    };
+}
+
+native! {
+    Int32: i32,
+    Int64: i64,
+    Uint32: u32,
+    Uint64: u64,
+    Sint32: i32,
+    Sint64: i64,
+    Bool: bool,
+    Fixed32: u32,
+    Fixed64: u64,
+    Sfixed32: i32,
+    Sfixed64: i64,
+    Float: f32,
+    Double: f64,
+    Str: alloc::string::String,
+    LaxStr: LaxString,
+    Bytes: alloc::vec::Vec<u8>,
+}
+
+// SAFETY: as for `Implicit<OpenEnum<E>>`: an `EnumValue<E>` is an `i32`.
+unsafe impl<E: Enum> MemberOp for Member<codec::OpenEnum<E>> {
+    type Value = EnumValue<E>;
+    const OP: Op = Op::Int32;
+}
+
+/// `Member<C>` through its codec's functions, for the codecs the
+/// interpreters do not handle themselves.
+macro_rules! through_codec {
+    ($(impl[$($generics:tt)*] for $codec:ty;)*) => {
+        $(
+            // SAFETY: the functions handle a `C::Value`.
+            unsafe impl<$($generics)*> MemberOp for Member<$codec> {
+                type Value = <$codec as Codec>::Value;
+                const OP: Op = Op::Vt(&FieldVt {
+                    read: Read::Merge(merge_fn::<<$codec as Codec>::Value>(<$codec as Ops>::merge_ool)),
+                    size: size_present::<$codec>,
+                    write: write_present::<$codec>,
+                    clear: clear_nothing,
+                });
+            }
+        )*
+    };
+}
+
+through_codec! {
+    impl[M: crate::Message] for codec::Msg<M>;
+    impl[M: crate::Message, const NUMBER: u32] for codec::Group<M, NUMBER>;
+}
+
+#[cfg(feature = "bytes")]
+through_codec! {
+    impl[] for codec::SharedBytes;
+}
+
+// SAFETY: the value is an `M`, and the table is `M`'s.
+unsafe impl<M: Tabled> MemberOp for Member<Tab<M>> {
+    type Value = M;
+    const OP: Op = Op::Msg(&MsgField {
+        table: erased::<M>,
+        name: M::FULL_NAME,
+        footprint: M::FOOTPRINT,
+        access: Access::Member,
+    });
+}
+
+// SAFETY: as for `Member<Tab<M>>`: the member's functions give the `M`
+// in its `Box`, and the footprint is the boxed one.
+unsafe impl<M: Tabled> MemberOp for Member<TabBox<M>> {
+    type Value = M;
+    const OP: Op = Op::Msg(&MsgField {
+        table: erased::<M>,
+        name: M::FULL_NAME,
+        footprint: <alloc::boxed::Box<M> as crate::Message>::FOOTPRINT,
+        access: Access::Member,
+    });
+}
+
+// The `FieldVt` functions of a present value. SAFETY (each dereference):
+// `FieldVt`'s contract, for the type the function was made for.
+
+unsafe fn size_present<C: Ops>(value: *const u8, key_len: usize) -> usize {
+    key_len + C::size(unsafe { &*(value as *const C::Value) })
+}
+
+unsafe fn write_present<C: Ops>(value: *const u8, key: &[u8], w: &mut Writer<'_>) {
+    C::write_ool(unsafe { &*(value as *const C::Value) }, key, w);
+}
+
+/// A member's value is cleared with its oneof, at the run's first entry.
+unsafe fn clear_nothing(_: *mut u8) {}
