@@ -201,6 +201,19 @@ pub struct FieldAt<M, T> {
 
 impl<M, T> FieldAt<M, T> {
     /// # Safety
+    /// `offset` is `offset_of!(M, f)` for a field `f` of type `T` (which
+    /// `table!` checks beside).
+    #[doc(hidden)]
+    #[must_use]
+    pub const unsafe fn offset(offset: usize) -> Self {
+        Self {
+            offset,
+            _message: PhantomData,
+            _field: PhantomData,
+        }
+    }
+
+    /// # Safety
     /// `offset` is `offset_of!(M, f)` for a field `f`, and `_field` points
     /// to `f` (which gives its type).
     #[doc(hidden)]
