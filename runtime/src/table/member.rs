@@ -9,11 +9,10 @@
 
 use core::marker::PhantomData;
 
-use super::ops::{erased, merge_fn, Access, FieldVt, MsgField, Read};
+use super::ops::{erased, natives, through_codecs, Access, FieldVt, MsgField, Read};
 use super::{HookVt, HookVtOf, Op, Tab, TabBox, Tabled};
-use crate::codec::{self, Codec};
+use crate::codec;
 use crate::message::enumeration::{Enum, EnumValue};
-use crate::message::lax_string::LaxString;
 use crate::outline::Ops;
 use crate::wire::writer::Writer;
 
@@ -95,36 +94,7 @@ impl MemberAt {
     }
 }
 
-macro_rules! native {
-    ($($codec:ident: $ty:ty,)*) => {
-        $(
-            // SAFETY: the interpreters handle `Op::$codec` as a `$ty`.
-            unsafe impl MemberOp for Member<codec::$codec> {
-                type Value = $ty;
-                const OP: Op = Op::$codec;
-            }
-        )*
-    };
-}
-
-native! {
-    Int32: i32,
-    Int64: i64,
-    Uint32: u32,
-    Uint64: u64,
-    Sint32: i32,
-    Sint64: i64,
-    Bool: bool,
-    Fixed32: u32,
-    Fixed64: u64,
-    Sfixed32: i32,
-    Sfixed64: i64,
-    Float: f32,
-    Double: f64,
-    Str: alloc::string::String,
-    LaxStr: LaxString,
-    Bytes: alloc::vec::Vec<u8>,
-}
+natives!(MemberOp, Value, Member);
 
 // SAFETY: as for `Implicit<OpenEnum<E>>`: an `EnumValue<E>` is an `i32`.
 unsafe impl<E: Enum> MemberOp for Member<codec::OpenEnum<E>> {
@@ -132,34 +102,7 @@ unsafe impl<E: Enum> MemberOp for Member<codec::OpenEnum<E>> {
     const OP: Op = Op::Int32;
 }
 
-/// `Member<C>` through its codec's functions, for the codecs the
-/// interpreters do not handle themselves.
-macro_rules! through_codec {
-    ($(impl[$($generics:tt)*] for $codec:ty;)*) => {
-        $(
-            // SAFETY: the functions handle a `C::Value`.
-            unsafe impl<$($generics)*> MemberOp for Member<$codec> {
-                type Value = <$codec as Codec>::Value;
-                const OP: Op = Op::Vt(&FieldVt {
-                    read: Read::Merge(merge_fn::<<$codec as Codec>::Value>(<$codec as Ops>::merge_ool)),
-                    size: size_present::<$codec>,
-                    write: write_present::<$codec>,
-                    clear: clear_nothing,
-                });
-            }
-        )*
-    };
-}
-
-through_codec! {
-    impl[M: crate::Message] for codec::Msg<M>;
-    impl[M: crate::Message, const NUMBER: u32] for codec::Group<M, NUMBER>;
-}
-
-#[cfg(feature = "bytes")]
-through_codec! {
-    impl[] for codec::SharedBytes;
-}
+through_codecs!(MemberOp, Value, Member, size_present, write_present, clear_nothing);
 
 // SAFETY: the value is an `M`, and the table is `M`'s.
 unsafe impl<M: Tabled> MemberOp for Member<Tab<M>> {
@@ -196,4 +139,4 @@ unsafe fn write_present<C: Ops>(value: *const u8, key: &[u8], w: &mut Writer<'_>
 }
 
 /// A member's value is cleared with its oneof, at the run's first entry.
-unsafe fn clear_nothing(_: *mut u8) {}
+unsafe fn clear_nothing<C>(_: *mut u8) {}

@@ -4,14 +4,12 @@
 //! with their reference parameters erased to pointers.
 
 use alloc::boxed::Box;
-use alloc::string::String;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
 use super::{field_mut, Erased, Op, Table, Tabled};
 use crate::codec::{self, Codec};
 use crate::message::enumeration::{Enum, EnumValue};
-use crate::message::lax_string::LaxString;
 use crate::outline::{Ops, PackedOps};
 use crate::wire;
 use crate::wire::error::DecodeError;
@@ -103,36 +101,44 @@ pub struct PackedClosed<E>(PhantomData<E>);
 #[derive(Debug)]
 pub struct ExpandedClosed<E>(PhantomData<E>);
 
-macro_rules! native {
-    ($($codec:ident: $ty:ty,)*) => {
+/// The impls of `$op` (a trait with type `$field` and const `OP`) for
+/// `$shape<C>` of each codec `C` the interpreters handle themselves, as
+/// the Rust type of its values: for fields (`Implicit`) and for oneof
+/// members (`Member`).
+macro_rules! natives {
+    ($op:ident, $field:ident, $shape:ident) => {
+        natives!(@ $op, $field, $shape,
+            Int32: i32,
+            Int64: i64,
+            Uint32: u32,
+            Uint64: u64,
+            Sint32: i32,
+            Sint64: i64,
+            Bool: bool,
+            Fixed32: u32,
+            Fixed64: u64,
+            Sfixed32: i32,
+            Sfixed64: i64,
+            Float: f32,
+            Double: f64,
+            Str: alloc::string::String,
+            LaxStr: crate::message::lax_string::LaxString,
+            Bytes: alloc::vec::Vec<u8>,
+        );
+    };
+    (@ $op:ident, $field:ident, $shape:ident, $($codec:ident: $ty:ty,)*) => {
         $(
             // SAFETY: the interpreters handle `Op::$codec` as a `$ty`.
-            unsafe impl FieldOp for Implicit<codec::$codec> {
-                type Field = $ty;
+            unsafe impl $op for $shape<crate::codec::$codec> {
+                type $field = $ty;
                 const OP: Op = Op::$codec;
             }
         )*
     };
 }
+pub(super) use natives;
 
-native! {
-    Int32: i32,
-    Int64: i64,
-    Uint32: u32,
-    Uint64: u64,
-    Sint32: i32,
-    Sint64: i64,
-    Bool: bool,
-    Fixed32: u32,
-    Fixed64: u64,
-    Sfixed32: i32,
-    Sfixed64: i64,
-    Float: f32,
-    Double: f64,
-    Str: String,
-    LaxStr: LaxString,
-    Bytes: Vec<u8>,
-}
+natives!(FieldOp, Field, Implicit);
 
 // SAFETY: `EnumValue<E>` is `repr(transparent)` over an `i32`, any `i32` is
 // a valid `EnumValue<E>`, and an open enum's value is sized and written as
@@ -142,34 +148,41 @@ unsafe impl<E: Enum> FieldOp for Implicit<codec::OpenEnum<E>> {
     const OP: Op = Op::Int32;
 }
 
-/// `Implicit<C>` through its codec's functions, for the codecs the
-/// interpreters do not handle themselves.
-macro_rules! through_codec {
-    ($(impl[$($generics:tt)*] for $codec:ty;)*) => {
+/// The impls of `$op` (a trait with type `$field` and const `OP`) for
+/// `$shape<C>` of the codecs the interpreters do not handle themselves,
+/// through the codec's functions and `$size`, `$write` and `$clear` (each
+/// generic over the codec): for fields (`Implicit`) and for oneof members
+/// (`Member`).
+macro_rules! through_codecs {
+    ($op:ident, $field:ident, $shape:ident, $size:ident, $write:ident, $clear:ident) => {
+        through_codecs!(@ $op, $field, $shape, $size, $write, $clear,
+            impl[M: crate::Message] for crate::codec::Msg<M>;
+            impl[M: crate::Message, const NUMBER: u32] for crate::codec::Group<M, NUMBER>;
+        );
+        #[cfg(feature = "bytes")]
+        through_codecs!(@ $op, $field, $shape, $size, $write, $clear, impl[] for crate::codec::SharedBytes;);
+    };
+    (@ $op:ident, $field:ident, $shape:ident, $size:ident, $write:ident, $clear:ident,
+        $(impl[$($generics:tt)*] for $codec:ty;)*) => {
         $(
             // SAFETY: the functions handle a `C::Value`.
-            unsafe impl<$($generics)*> FieldOp for Implicit<$codec> {
-                type Field = <$codec as Codec>::Value;
+            unsafe impl<$($generics)*> $op for $shape<$codec> {
+                type $field = <$codec as crate::codec::Codec>::Value;
                 const OP: Op = Op::Vt(&FieldVt {
-                    read: Read::Merge(merge_fn::<<$codec as Codec>::Value>(<$codec as Ops>::merge_ool)),
-                    size: size_implicit::<$codec>,
-                    write: write_implicit::<$codec>,
-                    clear: clear_default::<<$codec as Codec>::Value>,
+                    read: Read::Merge($crate::table::ops::merge_fn::<<$codec as crate::codec::Codec>::Value>(
+                        <$codec as Ops>::merge_ool,
+                    )),
+                    size: $size::<$codec>,
+                    write: $write::<$codec>,
+                    clear: $clear::<$codec>,
                 });
             }
         )*
     };
 }
+pub(super) use through_codecs;
 
-through_codec! {
-    impl[M: crate::Message] for codec::Msg<M>;
-    impl[M: crate::Message, const NUMBER: u32] for codec::Group<M, NUMBER>;
-}
-
-#[cfg(feature = "bytes")]
-through_codec! {
-    impl[] for codec::SharedBytes;
-}
+through_codecs!(FieldOp, Field, Implicit, size_implicit, write_implicit, clear_implicit);
 
 // SAFETY: the functions of `optional::<C>` handle an `Option<C::Value>`.
 unsafe impl<C: Ops> FieldOp for Optional<C> {
@@ -497,6 +510,10 @@ unsafe fn size_packed<C: PackedOps>(field: *const u8, key_len: usize) -> usize {
 
 unsafe fn write_packed<C: PackedOps>(field: *const u8, key: &[u8], w: &mut Writer<'_>) {
     C::write_packed_ool(unsafe { &*(field as *const Vec<C::Value>) }, key, w);
+}
+
+unsafe fn clear_implicit<C: Codec>(field: *mut u8) {
+    unsafe { clear_default::<C::Value>(field) };
 }
 
 unsafe fn clear_default<T: Default>(field: *mut u8) {
