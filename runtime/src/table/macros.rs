@@ -135,7 +135,7 @@ macro_rules! __table_entry {
             }
             fn select(m: &mut $msg) -> &mut <$op as $crate::__private::table::MemberOp>::Value {
                 if !::core::matches!(m.$field, ::core::option::Option::Some($variant(_))) {
-                    m.$field = ::core::option::Option::Some($variant(::core::default::Default::default()));
+                    $crate::__private::table::switch(&mut m.$field, $variant($crate::__private::table::fresh()));
                 }
                 match &mut m.$field {
                     ::core::option::Option::Some($variant(v)) => ::core::borrow::BorrowMut::borrow_mut(v),

@@ -10,7 +10,7 @@
 use core::marker::PhantomData;
 
 use super::ops::{erased, natives, through_codecs, Access, FieldVt, MsgField, Read};
-use super::{HookVt, HookVtOf, Op, Tab, TabBox, Tabled};
+use super::{HookVtOf, Op, RunVt, Tab, TabBox, Tabled};
 use crate::codec;
 use crate::message::enumeration::{Enum, EnumValue};
 use crate::outline::Ops;
@@ -45,7 +45,7 @@ pub struct MemberAt {
     pub(super) value: Op,
     /// On the first member of a run, the run's last field number and the
     /// message's hooks.
-    pub(super) run: Option<(u32, &'static HookVt)>,
+    pub(super) run: Option<(u32, &'static RunVt)>,
 }
 
 impl core::fmt::Debug for MemberAt {
@@ -83,7 +83,7 @@ impl MemberAt {
         let run = if last == 0 {
             None
         } else {
-            Some((last, <M as HookVtOf>::VT))
+            Some((last, <M as HookVtOf>::RUN))
         };
         Self {
             get,
@@ -125,6 +125,14 @@ unsafe impl<M: Tabled> MemberOp for Member<TabBox<M>> {
         footprint: <alloc::boxed::Box<M> as crate::Message>::FOOTPRINT,
         access: Access::Member,
     });
+}
+
+/// Switches oneof `o` to `value` (a member's default): the old member's
+/// drop compiled once per oneof, not in each member's `select`.
+#[doc(hidden)]
+#[inline(never)]
+pub fn switch<T>(o: &mut Option<T>, value: T) {
+    *o = Some(value);
 }
 
 // The `FieldVt` functions of a present value. SAFETY (each dereference):

@@ -38,9 +38,9 @@ mod ops;
 #[doc(hidden)]
 pub mod run;
 
-pub use member::{Member, MemberAt, MemberOp};
+pub use member::{switch, Member, MemberAt, MemberOp};
+pub use ops::{fresh, MsgField, PackedClosed, Repeated, Tab, TabBox};
 pub use ops::{Expanded, ExpandedClosed, FieldOp, FieldVt, Implicit, ImplicitClosed, Optional, OptionalClosed, Packed};
-pub use ops::{MsgField, PackedClosed, Repeated, Tab, TabBox};
 
 /// How an entry handles its field.
 #[derive(Clone, Copy, Debug)]
@@ -272,14 +272,23 @@ pub trait Tabled: crate::Message + 'static {
     }
 }
 
-/// The hooks of a message, with its type erased: what [`Op::Hook`] calls.
+/// The hooks of a message, with its type erased: what [`Op::Hook`] and
+/// [`Op::HookRead`] call.
 #[doc(hidden)]
 pub struct HookVt {
-    merge: unsafe fn(msg: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>,
-    size: unsafe fn(msg: *const u8, tag: u32) -> usize,
-    write: unsafe fn(msg: *const u8, tag: u32, w: &mut Writer<'_>),
-    clear: unsafe fn(msg: *mut u8, tag: u32),
-    which: unsafe fn(msg: *const u8, tag: u32) -> u32,
+    merge: ErasedMerge,
+    size: ErasedSize,
+    write: ErasedWrite,
+    clear: ErasedClear,
+}
+
+/// The hooks that a run of oneof members ([`Member`] entries) calls, with
+/// the message type erased: apart from [`HookVt`], so that a message with
+/// oneofs but no maps has no other hook compiled for it.
+#[doc(hidden)]
+pub struct RunVt {
+    which: ErasedWhich,
+    clear: ErasedClear,
 }
 
 impl core::fmt::Debug for HookVt {
@@ -288,42 +297,47 @@ impl core::fmt::Debug for HookVt {
     }
 }
 
-/// The [`HookVt`] of each [`Tabled`] type.
+/// The [`HookVt`] and [`RunVt`] of each [`Tabled`] type.
 trait HookVtOf {
     const VT: &'static HookVt;
+    const RUN: &'static RunVt;
 }
 
+// The hooks as typed function pointers (the trait's methods themselves,
+// with no wrapper compiled per type), and as the vtables hold them: the
+// message by pointer, the calls unsafe.
+type MergeHook<M> = fn(&mut M, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError>;
+type SizeHook<M> = fn(&M, u32) -> usize;
+type WriteHook<M> = fn(&M, u32, &mut Writer<'_>);
+type ClearHook<M> = fn(&mut M, u32);
+type WhichHook<M> = fn(&M, u32) -> u32;
+type ErasedMerge = unsafe fn(*mut u8, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError>;
+type ErasedSize = unsafe fn(*const u8, u32) -> usize;
+type ErasedWrite = unsafe fn(*const u8, u32, &mut Writer<'_>);
+type ErasedClear = unsafe fn(*mut u8, u32);
+type ErasedWhich = unsafe fn(*const u8, u32) -> u32;
+
+// SAFETY (each transmute): function pointers to function pointers of the
+// same size; calls through them pass a `*mut M` for the `&mut M` and a
+// `*const M` for the `&M`, which are ABI compatible (std's "ABI
+// compatibility" of function pointers). `HookVt`'s and `RunVt`'s callers
+// pass a pointer to a live `M`, exclusively borrowed for `merge` and
+// `clear`.
 impl<M: Tabled> HookVtOf for M {
-    const VT: &'static HookVt = &HookVt {
-        merge: hook_merge::<M>,
-        size: hook_size::<M>,
-        write: hook_write::<M>,
-        clear: hook_clear::<M>,
-        which: hook_which::<M>,
+    const VT: &'static HookVt = unsafe {
+        &HookVt {
+            merge: core::mem::transmute::<MergeHook<M>, ErasedMerge>(M::merge_hooked),
+            size: core::mem::transmute::<SizeHook<M>, ErasedSize>(M::size_hooked),
+            write: core::mem::transmute::<WriteHook<M>, ErasedWrite>(M::write_hooked),
+            clear: core::mem::transmute::<ClearHook<M>, ErasedClear>(M::clear_hooked),
+        }
     };
-}
-
-// The `HookVt` functions. SAFETY (each): `HookVt`'s callers pass a pointer
-// to a live `M`, exclusively borrowed for `merge` and `clear`.
-
-unsafe fn hook_merge<M: Tabled>(msg: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError> {
-    unsafe { &mut *(msg as *mut M) }.merge_hooked(r, depth, tag)
-}
-
-unsafe fn hook_size<M: Tabled>(msg: *const u8, tag: u32) -> usize {
-    unsafe { &*(msg as *const M) }.size_hooked(tag)
-}
-
-unsafe fn hook_write<M: Tabled>(msg: *const u8, tag: u32, w: &mut Writer<'_>) {
-    unsafe { &*(msg as *const M) }.write_hooked(tag, w);
-}
-
-unsafe fn hook_clear<M: Tabled>(msg: *mut u8, tag: u32) {
-    unsafe { &mut *(msg as *mut M) }.clear_hooked(tag);
-}
-
-unsafe fn hook_which<M: Tabled>(msg: *const u8, tag: u32) -> u32 {
-    unsafe { &*(msg as *const M) }.which_member(tag)
+    const RUN: &'static RunVt = unsafe {
+        &RunVt {
+            which: core::mem::transmute::<WhichHook<M>, ErasedWhich>(M::which_member),
+            clear: core::mem::transmute::<ClearHook<M>, ErasedClear>(M::clear_hooked),
+        }
+    };
 }
 
 /// The table of message type `M`: its entries by ascending field number

@@ -405,8 +405,7 @@ unsafe fn option_get<M>(field: *const u8) -> *const u8 {
 }
 
 unsafe fn option_get_or_default<M: Default>(field: *mut u8) -> *mut u8 {
-    let m = unsafe { &mut *(field as *mut Option<M>) }.get_or_insert_with(M::default);
-    m as *mut M as *mut u8
+    fill(unsafe { &mut *(field as *mut Option<M>) }, fresh::<M>) as *mut M as *mut u8
 }
 
 unsafe fn boxed_get<M>(field: *const u8) -> *const u8 {
@@ -417,8 +416,7 @@ unsafe fn boxed_get<M>(field: *const u8) -> *const u8 {
 }
 
 unsafe fn boxed_get_or_default<M: Default>(field: *mut u8) -> *mut u8 {
-    let m = unsafe { &mut *(field as *mut Option<Box<M>>) }.get_or_insert_with(Box::default);
-    &mut **m as *mut M as *mut u8
+    &mut **fill(unsafe { &mut *(field as *mut Option<Box<M>>) }, fresh_box::<M>) as *mut M as *mut u8
 }
 
 unsafe fn vec_elements<M>(field: *const u8) -> (*const u8, usize) {
@@ -429,9 +427,45 @@ unsafe fn vec_elements<M>(field: *const u8) -> (*const u8, usize) {
 unsafe fn vec_push<M: Default>(field: *mut u8) -> *mut u8 {
     let v = unsafe { &mut *(field as *mut Vec<M>) };
     let at = v.len();
-    v.push(M::default());
+    v.push(fresh::<M>());
     // SAFETY: `at` is the index of the element just pushed.
     unsafe { v.as_mut_ptr().add(at) as *mut u8 }
+}
+
+/// `T::default()`, compiled once per type rather than inlined into each
+/// function that makes one: a message's default is as long as its list of
+/// fields, and a message type is made by its `Option` field's accessor,
+/// its `Vec` field's and each oneof member's alike (with Temporal's API,
+/// inlining it cost a tenth of a release build's LLVM code).
+#[doc(hidden)]
+#[inline(never)]
+pub fn fresh<T: Default>() -> T {
+    T::default()
+}
+
+/// What `o` holds, `make()` put in it first if it held nothing. Unlike
+/// `Option::get_or_insert_with`, no drop of the `None` it replaces (nor
+/// the unwinding path around one) is compiled for each type.
+/// (`if let` rather than `is_none`, which a debug build would compile once
+/// per type too.)
+#[inline(always)]
+#[allow(clippy::redundant_pattern_matching)]
+fn fill<T>(o: &mut Option<T>, make: fn() -> T) -> &mut T {
+    if let None = o {
+        // SAFETY: `o` is valid for writes, and the `None` it held owns
+        // nothing to drop.
+        unsafe { core::ptr::write(o, Some(make())) };
+    }
+    match o {
+        Some(v) => v,
+        // SAFETY: `o` was made `Some` above, if it was not.
+        None => unsafe { core::hint::unreachable_unchecked() },
+    }
+}
+
+/// [`fresh`], boxed.
+fn fresh_box<M: Default>() -> Box<M> {
+    Box::new(fresh())
 }
 
 type MergeFn<T> = fn(&mut T, &mut Reader<'_>, u32) -> Result<(), DecodeError>;
