@@ -106,6 +106,41 @@ fn partial_decode_and_checked_encode() {
     );
 }
 
+/// Size-mode messages decode through the runtime's table reads, which
+/// call the type's `check_required` by pointer: every way in checks.
+#[test]
+fn size_mode_reads_check_required_fields() {
+    use fastrs_tests::fast_size::fastrs::test2 as s;
+    let missing = s::HasRequired {
+        inner: Some(s::Required {
+            id: Some(1),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    let expect = "missing required field fastrs.test2.Required.name";
+    assert_eq!(s::HasRequired::decode(&missing).unwrap_err().to_string(), expect);
+    let mut m = s::HasRequired::default();
+    assert_eq!(m.fast_read(&missing).unwrap_err().to_string(), expect);
+    let err = m.fast_read_with(&missing, &fastrs::DecodeOptions::default()).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::MissingRequired);
+    // A partial read does not check, and keeps what it read.
+    let mut partial = s::HasRequired::default();
+    partial.fast_read_partial(&missing, &fastrs::DecodeOptions::default()).unwrap();
+    assert_eq!(partial.inner.as_ref().and_then(|r| r.id), Some(1));
+
+    let ok = s::HasRequired {
+        inner: Some(s::Required {
+            id: Some(1),
+            name: Some("n".into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    };
+    assert_eq!(s::HasRequired::decode(&ok.encode_to_vec()).unwrap(), ok);
+}
+
 #[test]
 fn required_fields_split_across_merged_occurrences_are_complete() {
     // inner = {id}, then inner = {name}: merged, both are set.
