@@ -22,9 +22,13 @@ where
     K: Codec<Value: 'm>,
     V: Codec<Value: 'm>,
 {
-    entries
-        .map(|(k, v)| key_len + len_delimited_size(2 + K::size(k) + V::size(v)))
-        .sum()
+    // A loop, as `write_map` writes: one way of iterating a map (a
+    // `HashMap`'s `next`) compiled per key and value type, not two.
+    let mut n = 0;
+    for (k, v) in entries {
+        n += key_len + len_delimited_size(2 + K::size(k) + V::size(v));
+    }
+    n
 }
 
 /// Writes a map field. Key and value are always written, as the C++ and Go
