@@ -404,9 +404,16 @@ fn children_cpu() -> Result<f64, Box<dyn std::error::Error>> {
     Ok(ticks / 100.0)
 }
 
+/// The median of the rounds: for an even number of them, the mean of the
+/// middle two (the upper one alone would keep any slow round of a pair).
+/// 0 for no rounds (`--rounds 0` only generates the crates).
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 0 => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+        n => v[n / 2],
+    }
 }
 
 fn render(rows: &[Row], rounds: usize) -> String {
