@@ -106,8 +106,9 @@ fn partial_decode_and_checked_encode() {
     );
 }
 
-/// Size-mode messages decode through the runtime's table reads, which
-/// call the type's `check_required` by pointer: every way in checks.
+/// Size-mode messages check their required fields on every way in:
+/// `decode` and `fast_read` call `fast_read_partial` and `check_required`
+/// themselves, not through `fast_read_with`.
 #[test]
 fn size_mode_reads_check_required_fields() {
     use fastrs_tests::fast_size::fastrs::test2 as s;
@@ -123,11 +124,15 @@ fn size_mode_reads_check_required_fields() {
     assert_eq!(s::HasRequired::decode(&missing).unwrap_err().to_string(), expect);
     let mut m = s::HasRequired::default();
     assert_eq!(m.fast_read(&missing).unwrap_err().to_string(), expect);
-    let err = m.fast_read_with(&missing, &fastrs::DecodeOptions::default()).unwrap_err();
+    let err = m
+        .fast_read_with(&missing, &fastrs::DecodeOptions::default())
+        .unwrap_err();
     assert_eq!(err.kind(), DecodeErrorKind::MissingRequired);
     // A partial read does not check, and keeps what it read.
     let mut partial = s::HasRequired::default();
-    partial.fast_read_partial(&missing, &fastrs::DecodeOptions::default()).unwrap();
+    partial
+        .fast_read_partial(&missing, &fastrs::DecodeOptions::default())
+        .unwrap();
     assert_eq!(partial.inner.as_ref().and_then(|r| r.id), Some(1));
 
     let ok = s::HasRequired {

@@ -112,10 +112,18 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// [`crate::wire::DEFAULT_RECURSION_LIMIT`].
     /// `self` then holds the fields merged before the error.
     fn fast_read(&mut self, buf: &[u8]) -> Result<(), DecodeError> {
-        self.fast_read_with(buf, &DecodeOptions::default())
+        // `fast_read_partial` and `check_required` directly, here and in
+        // `decode`, not through `fast_read_with`: each provided method is
+        // compiled once per type in each crate that calls it.
+        match self.fast_read_partial(buf, &DecodeOptions::default()) {
+            Ok(()) => self.check_required(),
+            Err(e) => Err(e),
+        }
     }
 
-    /// [`Message::fast_read`] under the given limits.
+    /// [`Message::fast_read`] under the given limits. (`fast_read` and
+    /// `decode` call [`Message::fast_read_partial`] and
+    /// [`Message::check_required`] themselves, not this method.)
     ///
     /// # Errors
     /// As [`Message::fast_read`], and the limits of `options`.
@@ -156,8 +164,13 @@ pub trait Message: Default + core::fmt::Debug + Send + Sync {
     /// As [`Message::fast_read`].
     fn decode(buf: &[u8]) -> Result<Self, DecodeError> {
         let mut m = Self::default();
-        m.fast_read(buf)?;
-        Ok(m)
+        match m.fast_read_partial(buf, &DecodeOptions::default()) {
+            Ok(()) => match m.check_required() {
+                Ok(()) => Ok(m),
+                Err(e) => Err(e),
+            },
+            Err(e) => Err(e),
+        }
     }
 
     /// Decodes a new message from a shared buffer: `bytes` fields generated

@@ -242,57 +242,6 @@ macro_rules! __table_methods {
         }
 
         #[inline]
-        fn fast_read(&mut self, buf: &[u8]) -> ::core::result::Result<(), $crate::DecodeError> {
-            unsafe {
-                $crate::__private::table::run::read(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
-                    self as *mut Self as *mut u8,
-                    Self::FULL_NAME,
-                    <Self as $crate::__private::table::ErasedOf>::CHECK,
-                    buf,
-                    ::core::option::Option::None,
-                )
-            }
-        }
-
-        #[inline]
-        fn fast_read_with(
-            &mut self,
-            buf: &[u8],
-            options: &$crate::DecodeOptions,
-        ) -> ::core::result::Result<(), $crate::DecodeError> {
-            unsafe {
-                $crate::__private::table::run::read(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
-                    self as *mut Self as *mut u8,
-                    Self::FULL_NAME,
-                    <Self as $crate::__private::table::ErasedOf>::CHECK,
-                    buf,
-                    ::core::option::Option::Some(options),
-                )
-            }
-        }
-
-        #[inline]
-        fn decode(buf: &[u8]) -> ::core::result::Result<Self, $crate::DecodeError> {
-            let mut m = <Self as ::core::default::Default>::default();
-            let read = unsafe {
-                $crate::__private::table::run::read(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
-                    &mut m as *mut Self as *mut u8,
-                    Self::FULL_NAME,
-                    <Self as $crate::__private::table::ErasedOf>::CHECK,
-                    buf,
-                    ::core::option::Option::None,
-                )
-            };
-            match read {
-                ::core::result::Result::Ok(()) => ::core::result::Result::Ok(m),
-                ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
-            }
-        }
-
-        #[inline]
         fn encode_append(&self, out: &mut $crate::alloc::vec::Vec<u8>) {
             unsafe {
                 $crate::__private::table::run::encode_append(

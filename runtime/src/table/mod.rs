@@ -364,21 +364,11 @@ pub type Erased = Table<(), [Raw]>;
 #[doc(hidden)]
 pub trait ErasedOf {
     const ERASED: &'static Erased;
-    /// The type's `Message::check_required`, taking the message by
-    /// pointer: what `methods!`'s reads call after decoding.
-    const CHECK: run::Check;
 }
 
 impl<M: Tabled> ErasedOf for M {
     // SAFETY: see the entry points below.
     const ERASED: &'static Erased = unsafe { &*(M::TABLE as *const Table<M> as *const Erased) };
-    // SAFETY: a function pointer to a function pointer of the same size;
-    // calls through it pass a `*const M` for the `&M`, ABI compatible
-    // (std's "ABI compatibility" of function pointers), and `run::read`'s
-    // callers pass a live `M`.
-    const CHECK: run::Check = unsafe {
-        core::mem::transmute::<fn(&M) -> Result<(), DecodeError>, run::Check>(<M as crate::Message>::check_required)
-    };
 }
 
 impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {

@@ -460,40 +460,6 @@ pub unsafe fn read_partial(
     })
 }
 
-/// A message type's `Message::check_required`, taking the message by
-/// pointer (`ErasedOf::CHECK`).
-#[doc(hidden)]
-pub type Check = unsafe fn(msg: *const u8) -> Result<(), DecodeError>;
-
-/// [`Message::fast_read_with`](crate::Message::fast_read_with) of the
-/// message at `msg`, of type `name`, whose `check_required` is `check`:
-/// one call for what the trait's provided methods would compile for each
-/// type (`decode`, `fast_read`, `fast_read_with`) in each crate that
-/// decodes it.
-///
-/// # Errors
-/// As `fast_read_with`.
-///
-/// # Safety
-/// As [`merge`], and `check` is the message type's.
-pub unsafe fn read(
-    table: &Erased,
-    msg: *mut u8,
-    name: &'static str,
-    check: Check,
-    buf: &[u8],
-    options: Option<&DecodeOptions>,
-) -> Result<(), DecodeError> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        match options {
-            Some(options) => read_partial(table, msg, name, buf, options)?,
-            None => read_partial(table, msg, name, buf, &DecodeOptions::default())?,
-        }
-        check(msg)
-    }
-}
-
 /// [`Message::encode_to_vec`](crate::Message::encode_to_vec) of the
 /// message at `msg`, of type `name`.
 ///
