@@ -435,8 +435,7 @@ unsafe fn vec_push<M: Default>(field: *mut u8) -> *mut u8 {
 /// `T::default()`, compiled once per type rather than inlined into each
 /// function that makes one: a message's default is as long as its list of
 /// fields, and a message type is made by its `Option` field's accessor,
-/// its `Vec` field's and each oneof member's alike (with Temporal's API,
-/// inlining it cost a tenth of a release build's LLVM code).
+/// its `Vec` field's and each oneof member's alike.
 #[doc(hidden)]
 #[inline(never)]
 pub fn fresh<T: Default>() -> T {
