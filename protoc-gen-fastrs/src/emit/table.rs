@@ -1,4 +1,4 @@
-//! The table of a size-mode message: a static `fastrs` table with one
+//! The table of a size-mode message: a constant `fastrs` table with one
 //! entry per field number, which the runtime's interpreters run for the
 //! message's `merge_from`, `size`, `write_backward` and `clear`, and the
 //! hooks for what is not a table entry (oneof members and map entries),
@@ -151,7 +151,9 @@ fn member_entry(msg: &Message, oneof: &Oneof, m: &Field, last: Option<u32>) -> T
 
 /// The hooks of `impl Tabled`: how the message reads, sizes, writes and
 /// clears its map entries and the oneof members that are not entries, and
-/// which member each oneof whose members are entries holds.
+/// which member each oneof whose members are entries holds. Each is
+/// `#[inline]`: like the table that names it, it is compiled only by a
+/// crate that uses the message.
 fn hooks(msg: &Message) -> TokenStream {
     let hooked = |a: &&crate::model::plan::Arm| match a.target {
         Target::Member { oneof, .. } => !members_are_entries(&msg.oneofs[oneof]),
@@ -168,6 +170,7 @@ fn hooks(msg: &Message) -> TokenStream {
     let hooked = hooked_fields(msg);
     let merge = (!arms.is_empty()).then(|| {
         quote! {
+            #[inline]
             fn merge_hooked(
                 &mut self,
                 r: &mut ::fastrs::Reader<'_>,
@@ -189,6 +192,7 @@ fn hooks(msg: &Message) -> TokenStream {
         });
         let write = on_tag(written.iter().filter_map(|h| Some((&h.tag, h.write.as_ref()?))));
         quote! {
+            #[inline]
             fn size_hooked(&self, tag: u32) -> usize {
                 match tag {
                     #(#size)*
@@ -196,6 +200,7 @@ fn hooks(msg: &Message) -> TokenStream {
                 }
             }
 
+            #[inline]
             fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
                 #write
             }
@@ -204,6 +209,7 @@ fn hooks(msg: &Message) -> TokenStream {
     let clear = (!hooked.is_empty()).then(|| {
         let clear = on_tag(hooked.iter().map(|h| (&h.tag, &h.clear)));
         quote! {
+            #[inline]
             fn clear_hooked(&mut self, tag: u32) {
                 #clear
             }
@@ -253,6 +259,7 @@ fn which_member(msg: &Message) -> Option<TokenStream> {
     };
     let tag = if oneofs.len() == 1 { quote!(_tag) } else { quote!(tag) };
     Some(quote! {
+        #[inline]
         fn which_member(&self, #tag: u32) -> u32 {
             #body
         }

@@ -85,22 +85,19 @@ macro_rules! __table {
         )*
     ) => {
         const TABLE: &'static $crate::__private::table::Table<Self> = {
-            const N: usize = <[u32]>::len(&[$($tag),*]);
-            // SAFETY (each `FieldAt::offset`): the closure below checks that
-            // the field has the entry's type.
-            static TABLE: $crate::__private::table::Table<$msg, [$crate::__private::table::Entry<$msg>; N]> =
-                $crate::__private::table::Table::new(
-                    [$($crate::__table_entry!(
-                        $msg, $tag $(| $alt)? $(..= $last)? $(=> $hook)? $($field $(= $variant)?: $op)?
-                    )),*],
-                    &[$($index),*],
-                    unsafe { $crate::__private::table::FieldAt::offset(::core::mem::offset_of!($msg, $unknown)) },
-                );
             let _ = |m: &$msg| {
                 let _: *const $crate::UnknownFields = &raw const m.$unknown;
                 $($($crate::__table_entry!(@check m, $field $(= $variant)?: $op);)?)*
             };
-            &TABLE
+            // SAFETY (each `FieldAt::offset`): the closure above checks
+            // that the field has the entry's type.
+            &$crate::__private::table::Table::new(
+                [$($crate::__table_entry!(
+                    $msg, $tag $(| $alt)? $(..= $last)? $(=> $hook)? $($field $(= $variant)?: $op)?
+                )),*],
+                &[$($index),*],
+                unsafe { $crate::__private::table::FieldAt::offset(::core::mem::offset_of!($msg, $unknown)) },
+            )
         };
     };
 }
@@ -124,7 +121,10 @@ macro_rules! __table_entry {
     ($msg:ident, $tag:literal $(..= $last:literal)? $field:ident = $variant:path: $op:ty) => {
         $crate::__private::table::Entry::<$msg>::member($tag, {
             // Functions rather than closures: a closure made a function
-            // pointer costs a shim of its own.
+            // pointer costs a shim of its own. `#[inline]`, as the table
+            // is a constant: only a crate that uses the message compiles
+            // them.
+            #[inline]
             fn get(m: &$msg) -> ::core::option::Option<&<$op as $crate::__private::table::MemberOp>::Value> {
                 match &m.$field {
                     ::core::option::Option::Some($variant(v)) => {
@@ -133,6 +133,7 @@ macro_rules! __table_entry {
                     _ => ::core::option::Option::None,
                 }
             }
+            #[inline]
             fn select(m: &mut $msg) -> &mut <$op as $crate::__private::table::MemberOp>::Value {
                 if !::core::matches!(m.$field, ::core::option::Option::Some($variant(_))) {
                     $crate::__private::table::switch(&mut m.$field, $variant($crate::__private::table::fresh()));
@@ -171,7 +172,7 @@ macro_rules! __table_methods {
         fn size(&self) -> usize {
             unsafe {
                 $crate::__private::table::run::size(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    $crate::__private::table::erased::<Self>(),
                     self as *const Self as *const u8,
                 )
             }
@@ -181,7 +182,7 @@ macro_rules! __table_methods {
         fn write_backward(&self, w: &mut $crate::Writer<'_>) {
             unsafe {
                 $crate::__private::table::run::write_backward(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    $crate::__private::table::erased::<Self>(),
                     self as *const Self as *const u8,
                     w,
                 )
@@ -196,7 +197,7 @@ macro_rules! __table_methods {
         ) -> ::core::result::Result<(), $crate::DecodeError> {
             unsafe {
                 $crate::__private::table::run::merge(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    $crate::__private::table::erased::<Self>(),
                     self as *mut Self as *mut u8,
                     r,
                     depth,
@@ -208,7 +209,7 @@ macro_rules! __table_methods {
         fn clear(&mut self) {
             unsafe {
                 $crate::__private::table::run::clear(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    $crate::__private::table::erased::<Self>(),
                     self as *mut Self as *mut u8,
                 )
             }
@@ -232,7 +233,7 @@ macro_rules! __table_methods {
         ) -> ::core::result::Result<(), $crate::DecodeError> {
             unsafe {
                 $crate::__private::table::run::read_partial(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    $crate::__private::table::erased::<Self>(),
                     self as *mut Self as *mut u8,
                     Self::FULL_NAME,
                     buf,
@@ -245,7 +246,7 @@ macro_rules! __table_methods {
         fn encode_append(&self, out: &mut $crate::alloc::vec::Vec<u8>) {
             unsafe {
                 $crate::__private::table::run::encode_append(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    $crate::__private::table::erased::<Self>(),
                     self as *const Self as *const u8,
                     out,
                     Self::FULL_NAME,
@@ -257,7 +258,7 @@ macro_rules! __table_methods {
         fn encode_to_vec(&self) -> $crate::alloc::vec::Vec<u8> {
             unsafe {
                 $crate::__private::table::run::encode_to_vec(
-                    <Self as $crate::__private::table::ErasedOf>::ERASED,
+                    $crate::__private::table::erased::<Self>(),
                     self as *const Self as *const u8,
                     Self::FULL_NAME,
                 )

@@ -9,8 +9,8 @@
 
 use core::marker::PhantomData;
 
-use super::ops::{erased, natives, through_codecs, Access, FieldVt, MsgField, Read};
-use super::{HookVtOf, Op, RunVt, Tab, TabBox, Tabled};
+use super::ops::{natives, through_codecs, Access, FieldVt, MsgField, Read};
+use super::{erased, HookVtOf, Op, RunVt, Tab, TabBox, Tabled};
 use crate::codec;
 use crate::message::enumeration::{Enum, EnumValue};
 use crate::outline::Ops;

@@ -1,7 +1,7 @@
 //! Message tables: how size-mode messages decode, size, encode and clear
 //! (`protoc_gen_fastrs::Mode::Size`).
 //!
-//! A size-mode message's `Message` methods are data, not code: a static
+//! A size-mode message's `Message` methods are data, not code: a constant
 //! [`Table`] with one [`Entry`] per field number (its tags, the field's
 //! offset in the struct, and how to handle it), run by four interpreters
 //! compiled once in this crate (`run`). Scalars, strings and bytes are
@@ -180,7 +180,7 @@ impl<M> Entry<M> {
 /// `offset` as a `u32`.
 ///
 /// # Panics
-/// At compile time (tables are statics), for a struct of 4 GiB or more.
+/// At compile time (tables are constants), for a struct of 4 GiB or more.
 const fn narrow(offset: usize) -> u32 {
     #[allow(clippy::cast_possible_truncation)] // checked below
     let narrow = offset as u32;
@@ -357,26 +357,28 @@ pub struct Table<M: 'static, E: ?Sized = [Entry<M>]> {
 #[doc(hidden)]
 pub type Erased = Table<(), [Raw]>;
 
-/// The table of each [`Tabled`] type without its message type, what
-/// `methods!` hands the interpreters: a constant, so that no code is
-/// compiled for it per type, and a blanket impl, so that no type can give
-/// another's table.
+/// The table of `M`, without its message type: what the interpreters run,
+/// and what `methods!` hands them.
+///
+/// `M::TABLE` is a constant, so that a crate compiles a table (and the
+/// functions its entries name) only if it uses the message type; and this
+/// is the one place it is named, so that a crate compiles it once: a
+/// constant's data is emitted in each codegen unit that names it, and so
+/// is each small function that the data names.
 #[doc(hidden)]
-pub trait ErasedOf {
-    const ERASED: &'static Erased;
-}
-
-impl<M: Tabled> ErasedOf for M {
-    // SAFETY: see the entry points below.
-    const ERASED: &'static Erased = unsafe { &*(M::TABLE as *const Table<M> as *const Erased) };
+#[must_use]
+#[inline(never)]
+pub fn erased<M: Tabled>() -> &'static Erased {
+    // SAFETY: `Table` is `repr(C)` and `Entry<M>` a `repr(transparent)`
+    // `Raw`, so a `Table<M>` is an `Erased` with the same length; the
+    // interpreters use it only for an `M` (see the entry points below).
+    unsafe { &*(M::TABLE as *const Table<M> as *const Erased) }
 }
 
 impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
     /// A table of `entries` (by ascending number, as `by_number` indexes
     /// them) with unknown fields kept at `unknown`. The entries are held by
-    /// value: a static's array of them then needs no promotion to
-    /// `'static`, which the type checks of [`table_field!`](crate::table_field)
-    /// would prevent.
+    /// value, so that a constant's table is one allocation.
     #[must_use]
     pub const fn new(entries: [Entry<M>; N], by_number: &'static [u16], unknown: FieldAt<M, UnknownFields>) -> Self {
         Self {
@@ -388,16 +390,13 @@ impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
     }
 }
 
-// The entry points, one per `Message` method. Each is compiled once per
-// message type, so each is only casts and a call: the casts are `as`
-// rather than calls to generic functions, which a debug build would
-// compile once per type too.
+// The entry points, one per `Message` method, for code that runs a table
+// by its message type (generated code calls the interpreters itself,
+// through `methods!`).
 //
 // SAFETY (each): the message is live and borrowed for the call (exclusively
-// for `merge` and `clear`), and `M::TABLE` was made for `M`, its entries'
-// offsets `M`'s fields (`FieldAt`). `Table` is `repr(C)` and `Entry<M>` a
-// `repr(transparent)` `Raw`, so a `Table<M>` is an `Erased` with the same
-// length.
+// for `merge` and `clear`), and `erased::<M>()` is `M`'s table, its
+// entries' offsets `M`'s fields (`FieldAt`).
 
 /// Decodes the records of `r` into `msg` by its table: a size-mode
 /// message's `merge_from`.
@@ -406,48 +405,25 @@ impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
 /// The input is malformed or breaks a decode limit.
 #[inline]
 pub fn merge<M: Tabled>(msg: &mut M, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError> {
-    unsafe {
-        run::merge(
-            &*(M::TABLE as *const Table<M> as *const Erased),
-            msg as *mut M as *mut u8,
-            r,
-            depth,
-        )
-    }
+    unsafe { run::merge(erased::<M>(), msg as *mut M as *mut u8, r, depth) }
 }
 
 /// The encoded size of `msg`: a size-mode message's `size`.
 #[inline]
 pub fn size<M: Tabled>(msg: &M) -> usize {
-    unsafe {
-        run::size(
-            &*(M::TABLE as *const Table<M> as *const Erased),
-            msg as *const M as *const u8,
-        )
-    }
+    unsafe { run::size(erased::<M>(), msg as *const M as *const u8) }
 }
 
 /// Writes `msg` backwards: a size-mode message's `write_backward`.
 #[inline]
 pub fn write_backward<M: Tabled>(msg: &M, w: &mut Writer<'_>) {
-    unsafe {
-        run::write_backward(
-            &*(M::TABLE as *const Table<M> as *const Erased),
-            msg as *const M as *const u8,
-            w,
-        )
-    }
+    unsafe { run::write_backward(erased::<M>(), msg as *const M as *const u8, w) }
 }
 
 /// Clears `msg`: a size-mode message's `clear`.
 #[inline]
 pub fn clear<M: Tabled>(msg: &mut M) {
-    unsafe {
-        run::clear(
-            &*(M::TABLE as *const Table<M> as *const Erased),
-            msg as *mut M as *mut u8,
-        )
-    }
+    unsafe { run::clear(erased::<M>(), msg as *mut M as *mut u8) }
 }
 
 /// The field of type `T` at `offset` bytes into the message at `msg`: one
@@ -480,7 +456,7 @@ unsafe fn field_ref<'m, T>(msg: *const u8, offset: u32) -> &'m T {
 macro_rules! table_field {
     ($msg:ty, $field:ident) => {
         // SAFETY: the offset and the pointer are of the same field. The
-        // pointer, made at compile time (tables are statics), only gives
+        // pointer, made at compile time (tables are constants), only gives
         // the field's type: no value of `$msg` is read, and no code is
         // compiled for it.
         unsafe {

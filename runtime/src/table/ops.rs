@@ -7,7 +7,7 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
-use super::{field_mut, Erased, Op, Table, Tabled};
+use super::{erased, field_mut, Erased, Op, Tabled};
 use crate::codec::{self, Codec};
 use crate::message::enumeration::{Enum, EnumValue};
 use crate::outline::{Ops, PackedOps};
@@ -339,13 +339,6 @@ pub(super) enum Access {
         /// Empties the vector.
         clear: unsafe fn(field: *mut u8),
     },
-}
-
-/// The table of `M`, without its type.
-pub(super) fn erased<M: Tabled>() -> &'static Erased {
-    // SAFETY: as in the entry points of `table`: a `Table<M>` is an
-    // `Erased`.
-    unsafe { &*(M::TABLE as *const Table<M> as *const Erased) }
 }
 
 // SAFETY: the functions handle an `Option<M>`, and the table is `M`'s.

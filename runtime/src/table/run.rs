@@ -4,7 +4,7 @@
 //! Each takes a pointer to the message, of the type its table was made
 //! for: live, and exclusively borrowed for decode and clear. The runtime's
 //! `methods!` calls them (and [`read_partial`] and [`encode_to_vec`])
-//! with `<Self as ErasedOf>::ERASED` and `self`, so that a message type's methods
+//! with `erased::<Self>()` and `self`, so that a message type's methods
 //! compile to one call each, with no generic code instantiated for it.
 
 use alloc::string::String;

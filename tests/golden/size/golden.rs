@@ -38,6 +38,7 @@ impl __fastrs::table::Tabled for User {
         0x42 contact = user::Contact::Address: __fastrs::Member<__fastrs::Tab<Address>>;
         0x4a home: __fastrs::Optional<__fastrs::Tab<Address>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -65,6 +66,7 @@ impl __fastrs::table::Tabled for User {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x32 => {
@@ -76,6 +78,7 @@ impl __fastrs::table::Tabled for User {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x32 {
             __fastrs::write_map::<
@@ -84,6 +87,7 @@ impl __fastrs::table::Tabled for User {
             >(self.counters.iter(), &[0x32], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x32 => {
@@ -95,6 +99,7 @@ impl __fastrs::table::Tabled for User {
             _ => {}
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.contact {
             ::core::option::Option::Some(user::Contact::Email(_)) => 0x3a,
@@ -246,11 +251,13 @@ impl __fastrs::table::Tabled for Login {
         0x1a ..= 4 second_factor = login::SecondFactor::Otp: __fastrs::Member<__fastrs::Str>;
         0x20 second_factor = login::SecondFactor::Device: __fastrs::Member<__fastrs::Uint32>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.second_factor = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.second_factor {
             ::core::option::Option::Some(login::SecondFactor::Otp(_)) => 0x1a,

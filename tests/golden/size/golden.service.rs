@@ -73,6 +73,7 @@ impl __fastrs::table::Tabled for Blob {
         0x42 | 0x40 offsets: __fastrs::Packed<__fastrs::Sint64>;
         0x4a previous: __fastrs::Optional<__fastrs::TabBox<Blob>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -100,6 +101,7 @@ impl __fastrs::table::Tabled for Blob {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x2a => {
@@ -111,6 +113,7 @@ impl __fastrs::table::Tabled for Blob {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x2a {
             __fastrs::write_map::<
@@ -119,6 +122,7 @@ impl __fastrs::table::Tabled for Blob {
             >(self.metadata.iter(), &[0x2a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x2a => {
@@ -130,6 +134,7 @@ impl __fastrs::table::Tabled for Blob {
             _ => {}
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.origin {
             ::core::option::Option::Some(blob::Origin::InlineSource(_)) => 0x32,

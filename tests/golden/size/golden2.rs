@@ -150,6 +150,7 @@ impl __fastrs::table::Tabled for Order {
         0x60 => hooked_read;
         0x6a parent: __fastrs::Optional<__fastrs::TabBox<Order>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -201,6 +202,7 @@ impl __fastrs::table::Tabled for Order {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x2a => {
@@ -223,6 +225,7 @@ impl __fastrs::table::Tabled for Order {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         match tag {
             0x2a => {
@@ -247,6 +250,7 @@ impl __fastrs::table::Tabled for Order {
             _ => {}
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x2a => {

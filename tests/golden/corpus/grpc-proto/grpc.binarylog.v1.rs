@@ -57,11 +57,13 @@ impl __fastrs::table::Tabled for GrpcLogEntry {
         0x50 payload_truncated: __fastrs::Implicit<__fastrs::Bool>;
         0x5a peer: __fastrs::Optional<__fastrs::Tab<Address>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x32 {
             self.payload = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.payload {
             ::core::option::Option::Some(grpc_log_entry::Payload::ClientHeader(_)) => {

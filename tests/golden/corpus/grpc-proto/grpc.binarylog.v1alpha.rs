@@ -79,11 +79,13 @@ impl __fastrs::table::Tabled for GrpcLogEntry {
         0x62 timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x68 sequence_id_within_call: __fastrs::Implicit<__fastrs::Uint32>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.payload = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.payload {
             ::core::option::Option::Some(grpc_log_entry::Payload::Metadata(_)) => 0x22,

@@ -230,11 +230,13 @@ impl __fastrs::table::Tabled for ChannelTraceEvent {
         0x22 ..= 5 child_ref = channel_trace_event::ChildRef::ChannelRef: __fastrs::Member<__fastrs::Tab<ChannelRef>>;
         0x2a child_ref = channel_trace_event::ChildRef::SubchannelRef: __fastrs::Member<__fastrs::Tab<SubchannelRef>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.child_ref = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.child_ref {
             ::core::option::Option::Some(
@@ -631,11 +633,13 @@ impl __fastrs::table::Tabled for Address {
         0x12 address = address::Address::UdsAddress: __fastrs::Member<__fastrs::Tab<address::UdsAddress>>;
         0x1a address = address::Address::OtherAddress: __fastrs::Member<__fastrs::Tab<address::OtherAddress>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.address = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.address {
             ::core::option::Option::Some(address::Address::TcpipAddress(_)) => 0x0a,
@@ -739,11 +743,13 @@ impl __fastrs::table::Tabled for Security {
         0x0a ..= 2 model = security::Model::Tls: __fastrs::Member<__fastrs::Tab<security::Tls>>;
         0x12 model = security::Model::Other: __fastrs::Member<__fastrs::Tab<security::OtherSecurity>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.model = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.model {
             ::core::option::Option::Some(security::Model::Tls(_)) => 0x0a,
@@ -784,11 +790,13 @@ pub mod security {
             0x1a local_certificate: __fastrs::Implicit<__fastrs::Bytes>;
             0x22 remote_certificate: __fastrs::Implicit<__fastrs::Bytes>;
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.cipher_suite = ::core::option::Option::None;
             }
         }
+        #[inline]
         fn which_member(&self, _tag: u32) -> u32 {
             match &self.cipher_suite {
                 ::core::option::Option::Some(tls::CipherSuite::StandardName(_)) => 0x0a,

@@ -61,11 +61,13 @@ impl __fastrs::table::Tabled for Metric {
         0x50 ..= 11 value = metric::Value::Count: __fastrs::Member<__fastrs::Uint64>;
         0x5a value = metric::Value::Histogram: __fastrs::Member<__fastrs::Tab<Histogram>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x50 {
             self.value = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.value {
             ::core::option::Option::Some(metric::Value::Count(_)) => 0x50,

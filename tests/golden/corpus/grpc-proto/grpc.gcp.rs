@@ -42,6 +42,7 @@ impl __fastrs::table::Tabled for AltsContext {
         0x32 peer_rpc_versions: __fastrs::Optional<__fastrs::Tab<RpcProtocolVersions>>;
         0x3a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -69,6 +70,7 @@ impl __fastrs::table::Tabled for AltsContext {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x3a => {
@@ -80,6 +82,7 @@ impl __fastrs::table::Tabled for AltsContext {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x3a {
             __fastrs::write_map::<
@@ -88,6 +91,7 @@ impl __fastrs::table::Tabled for AltsContext {
             >(self.peer_attributes.iter(), &[0x3a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x3a {
             self.peer_attributes.clear();
@@ -144,6 +148,7 @@ impl __fastrs::table::Tabled for Identity {
         0x12 identity_oneof = identity::IdentityOneof::Hostname: __fastrs::Member<__fastrs::Str>;
         0x1a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -171,6 +176,7 @@ impl __fastrs::table::Tabled for Identity {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x1a => {
@@ -182,6 +188,7 @@ impl __fastrs::table::Tabled for Identity {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x1a {
             __fastrs::write_map::<
@@ -190,6 +197,7 @@ impl __fastrs::table::Tabled for Identity {
             >(self.attributes.iter(), &[0x1a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x1a => {
@@ -201,6 +209,7 @@ impl __fastrs::table::Tabled for Identity {
             _ => {}
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.identity_oneof {
             ::core::option::Option::Some(identity::IdentityOneof::ServiceAccount(_)) => {
@@ -412,6 +421,7 @@ impl __fastrs::table::Tabled for StartServerHandshakeReq {
         0x38 max_frame_size: __fastrs::Implicit<__fastrs::Uint32>;
         0x42 transport_protocol_preferences: __fastrs::Optional<__fastrs::Tab<TransportProtocolPreferences>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -439,6 +449,7 @@ impl __fastrs::table::Tabled for StartServerHandshakeReq {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x12 => {
@@ -450,6 +461,7 @@ impl __fastrs::table::Tabled for StartServerHandshakeReq {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x12 {
             __fastrs::write_map::<
@@ -458,6 +470,7 @@ impl __fastrs::table::Tabled for StartServerHandshakeReq {
             >(self.handshake_parameters.iter(), &[0x12], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.handshake_parameters.clear();
@@ -509,11 +522,13 @@ impl __fastrs::table::Tabled for HandshakerReq {
         0x12 req_oneof = handshaker_req::ReqOneof::ServerStart: __fastrs::Member<__fastrs::Tab<StartServerHandshakeReq>>;
         0x1a req_oneof = handshaker_req::ReqOneof::Next: __fastrs::Member<__fastrs::Tab<NextHandshakeMessageReq>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.req_oneof = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.req_oneof {
             ::core::option::Option::Some(handshaker_req::ReqOneof::ClientStart(_)) => {

@@ -122,6 +122,7 @@ impl __fastrs::table::Tabled for HealthListResponse {
         HealthListResponse, unknown_fields, [0, 1];
         0x0a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -149,6 +150,7 @@ impl __fastrs::table::Tabled for HealthListResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -160,6 +162,7 @@ impl __fastrs::table::Tabled for HealthListResponse {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -168,6 +171,7 @@ impl __fastrs::table::Tabled for HealthListResponse {
             >(self.statuses.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.statuses.clear();

@@ -23,11 +23,13 @@ impl __fastrs::table::Tabled for LoadBalanceRequest {
         0x0a ..= 2 load_balance_request_type = load_balance_request::LoadBalanceRequestType::InitialRequest: __fastrs::Member<__fastrs::Tab<InitialLoadBalanceRequest>>;
         0x12 load_balance_request_type = load_balance_request::LoadBalanceRequestType::ClientStats: __fastrs::Member<__fastrs::Tab<ClientStats>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.load_balance_request_type = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.load_balance_request_type {
             ::core::option::Option::Some(
@@ -154,11 +156,13 @@ impl __fastrs::table::Tabled for LoadBalanceResponse {
         0x12 load_balance_response_type = load_balance_response::LoadBalanceResponseType::ServerList: __fastrs::Member<__fastrs::Tab<ServerList>>;
         0x1a load_balance_response_type = load_balance_response::LoadBalanceResponseType::FallbackResponse: __fastrs::Member<__fastrs::Tab<FallbackResponse>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.load_balance_response_type = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.load_balance_response_type {
             ::core::option::Option::Some(
@@ -541,6 +545,7 @@ impl __fastrs::table::Tabled for Load {
         0x7a client_ip_address: __fastrs::Implicit<__fastrs::Bytes>;
         0x80 num_calls_finished_with_server_error: __fastrs::Implicit<__fastrs::Int64>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x28 => {
@@ -552,6 +557,7 @@ impl __fastrs::table::Tabled for Load {
             _ => {}
         }
     }
+    #[inline]
     fn which_member(&self, tag: u32) -> u32 {
         match tag {
             0x28 => {

@@ -37,6 +37,7 @@ impl __fastrs::table::Tabled for RouteLookupRequest {
         0x32 stale_header_data: __fastrs::Implicit<__fastrs::Str>;
         0x3a extensions: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -64,6 +65,7 @@ impl __fastrs::table::Tabled for RouteLookupRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x22 => {
@@ -75,6 +77,7 @@ impl __fastrs::table::Tabled for RouteLookupRequest {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x22 {
             __fastrs::write_map::<
@@ -83,6 +86,7 @@ impl __fastrs::table::Tabled for RouteLookupRequest {
             >(self.key_map.iter(), &[0x22], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.key_map.clear();
@@ -231,6 +235,7 @@ impl __fastrs::table::Tabled for GrpcKeyBuilder {
         0x1a extra_keys: __fastrs::Optional<__fastrs::Tab<grpc_key_builder::ExtraKeys>>;
         0x22 => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -258,6 +263,7 @@ impl __fastrs::table::Tabled for GrpcKeyBuilder {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x22 => {
@@ -269,6 +275,7 @@ impl __fastrs::table::Tabled for GrpcKeyBuilder {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x22 {
             __fastrs::write_map::<
@@ -277,6 +284,7 @@ impl __fastrs::table::Tabled for GrpcKeyBuilder {
             >(self.constant_keys.iter(), &[0x22], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.constant_keys.clear();
@@ -439,6 +447,7 @@ impl __fastrs::table::Tabled for HttpKeyBuilder {
         0x2a => hooked;
         0x32 method: __fastrs::Implicit<__fastrs::Str>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -466,6 +475,7 @@ impl __fastrs::table::Tabled for HttpKeyBuilder {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x2a => {
@@ -477,6 +487,7 @@ impl __fastrs::table::Tabled for HttpKeyBuilder {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x2a {
             __fastrs::write_map::<
@@ -485,6 +496,7 @@ impl __fastrs::table::Tabled for HttpKeyBuilder {
             >(self.constant_keys.iter(), &[0x2a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x2a {
             self.constant_keys.clear();

@@ -32,11 +32,13 @@ impl __fastrs::table::Tabled for ServerReflectionRequest {
         0x32 message_request = server_reflection_request::MessageRequest::AllExtensionNumbersOfType: __fastrs::Member<__fastrs::Str>;
         0x3a message_request = server_reflection_request::MessageRequest::ListServices: __fastrs::Member<__fastrs::Str>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.message_request = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.message_request {
             ::core::option::Option::Some(
@@ -140,11 +142,13 @@ impl __fastrs::table::Tabled for ServerReflectionResponse {
         0x32 message_response = server_reflection_response::MessageResponse::ListServicesResponse: __fastrs::Member<__fastrs::Tab<ListServiceResponse>>;
         0x3a message_response = server_reflection_response::MessageResponse::ErrorResponse: __fastrs::Member<__fastrs::Tab<ErrorResponse>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.message_response = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.message_response {
             ::core::option::Option::Some(

@@ -60,11 +60,13 @@ impl __fastrs::table::Tabled for LoadParams {
         0x0a ..= 2 load = load_params::Load::ClosedLoop: __fastrs::Member<__fastrs::Tab<ClosedLoopParams>>;
         0x12 load = load_params::Load::Poisson: __fastrs::Member<__fastrs::Tab<PoissonParams>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.load = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.load {
             ::core::option::Option::Some(load_params::Load::ClosedLoop(_)) => 0x0a,
@@ -124,11 +126,13 @@ impl __fastrs::table::Tabled for ChannelArg {
         0x12 ..= 3 value = channel_arg::Value::StrValue: __fastrs::Member<__fastrs::Str>;
         0x18 value = channel_arg::Value::IntValue: __fastrs::Member<__fastrs::Int32>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.value = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.value {
             ::core::option::Option::Some(channel_arg::Value::StrValue(_)) => 0x12,
@@ -271,11 +275,13 @@ impl __fastrs::table::Tabled for ClientArgs {
         0x0a ..= 2 argtype = client_args::Argtype::Setup: __fastrs::Member<__fastrs::Tab<ClientConfig>>;
         0x12 argtype = client_args::Argtype::Mark: __fastrs::Member<__fastrs::Tab<Mark>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.argtype = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.argtype {
             ::core::option::Option::Some(client_args::Argtype::Setup(_)) => 0x0a,
@@ -363,11 +369,13 @@ impl __fastrs::table::Tabled for ServerArgs {
         0x0a ..= 2 argtype = server_args::Argtype::Setup: __fastrs::Member<__fastrs::Tab<ServerConfig>>;
         0x12 argtype = server_args::Argtype::Mark: __fastrs::Member<__fastrs::Tab<Mark>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.argtype = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.argtype {
             ::core::option::Option::Some(server_args::Argtype::Setup(_)) => 0x0a,
@@ -1059,6 +1067,7 @@ impl __fastrs::table::Tabled for LoadBalancerStatsResponse {
         0x1a => hooked;
         0x22 => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1120,6 +1129,7 @@ impl __fastrs::table::Tabled for LoadBalancerStatsResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -1143,6 +1153,7 @@ impl __fastrs::table::Tabled for LoadBalancerStatsResponse {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         match tag {
             0x0a => {
@@ -1166,6 +1177,7 @@ impl __fastrs::table::Tabled for LoadBalancerStatsResponse {
             _ => {}
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x0a => {
@@ -1270,6 +1282,7 @@ pub mod load_balancer_stats_response {
             RpcsByPeer, unknown_fields, [0, 1];
             0x0a => hooked;
         }
+        #[inline]
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -1297,6 +1310,7 @@ pub mod load_balancer_stats_response {
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
             }
         }
+        #[inline]
         fn size_hooked(&self, tag: u32) -> usize {
             match tag {
                 0x0a => {
@@ -1308,6 +1322,7 @@ pub mod load_balancer_stats_response {
                 _ => 0,
             }
         }
+        #[inline]
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
             if tag == 0x0a {
                 __fastrs::write_map::<
@@ -1316,6 +1331,7 @@ pub mod load_balancer_stats_response {
                 >(self.rpcs_by_peer.iter(), &[0x0a], w);
             }
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.rpcs_by_peer.clear();
@@ -1425,6 +1441,7 @@ impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsResponse {
         0x1a => hooked;
         0x22 => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1505,6 +1522,7 @@ impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -1534,6 +1552,7 @@ impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsResponse {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         match tag {
             0x0a => {
@@ -1563,6 +1582,7 @@ impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsResponse {
             _ => {}
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x0a => {
@@ -1606,6 +1626,7 @@ pub mod load_balancer_accumulated_stats_response {
             0x08 rpcs_started: __fastrs::Implicit<__fastrs::Int32>;
             0x12 => hooked;
         }
+        #[inline]
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -1633,6 +1654,7 @@ pub mod load_balancer_accumulated_stats_response {
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
             }
         }
+        #[inline]
         fn size_hooked(&self, tag: u32) -> usize {
             match tag {
                 0x12 => {
@@ -1644,6 +1666,7 @@ pub mod load_balancer_accumulated_stats_response {
                 _ => 0,
             }
         }
+        #[inline]
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
             if tag == 0x12 {
                 __fastrs::write_map::<
@@ -1652,6 +1675,7 @@ pub mod load_balancer_accumulated_stats_response {
                 >(self.result.iter(), &[0x12], w);
             }
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x12 {
                 self.result.clear();
@@ -1811,6 +1835,7 @@ impl __fastrs::table::Tabled for TestOrcaReport {
         0x1a => hooked;
         0x22 => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1855,6 +1880,7 @@ impl __fastrs::table::Tabled for TestOrcaReport {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x1a => {
@@ -1872,6 +1898,7 @@ impl __fastrs::table::Tabled for TestOrcaReport {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         match tag {
             0x1a => {
@@ -1889,6 +1916,7 @@ impl __fastrs::table::Tabled for TestOrcaReport {
             _ => {}
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x1a => {
@@ -2089,11 +2117,13 @@ impl __fastrs::table::Tabled for PayloadConfig {
         0x12 payload = payload_config::Payload::SimpleParams: __fastrs::Member<__fastrs::Tab<SimpleProtoParams>>;
         0x1a payload = payload_config::Payload::ComplexParams: __fastrs::Member<__fastrs::Tab<ComplexProtoParams>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.payload = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.payload {
             ::core::option::Option::Some(payload_config::Payload::BytebufParams(_)) => {

@@ -359,6 +359,7 @@ impl __fastrs::table::Tabled for HttpRule {
         0x5a additional_bindings: __fastrs::Repeated<__fastrs::Tab<HttpRule>>;
         0x62 response_body: __fastrs::Implicit<__fastrs::Str>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x12 => {
@@ -370,6 +371,7 @@ impl __fastrs::table::Tabled for HttpRule {
             _ => {}
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.pattern {
             ::core::option::Option::Some(http_rule::Pattern::Get(_)) => 0x12,

@@ -22,11 +22,13 @@ impl __fastrs::table::Tabled for ActivityExecutionOutcome {
         0x0a ..= 2 value = activity_execution_outcome::Value::Result: __fastrs::Member<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x12 value = activity_execution_outcome::Value::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.value = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.value {
             ::core::option::Option::Some(
@@ -396,11 +398,13 @@ pub mod callback_info {
             Trigger, unknown_fields, [0, 1];
             0x0a ..= 1 variant = trigger::Variant::ActivityClosed: __fastrs::Member<__fastrs::Tab<ActivityClosed>>;
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.variant = ::core::option::Option::None;
             }
         }
+        #[inline]
         fn which_member(&self, _tag: u32) -> u32 {
             match &self.variant {
                 ::core::option::Option::Some(trigger::Variant::ActivityClosed(_)) => 0x0a,

@@ -305,11 +305,13 @@ impl __fastrs::table::Tabled for BatchOperationUnpauseActivities {
         0x28 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
         0x32 jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.activity = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.activity {
             ::core::option::Option::Some(
@@ -353,11 +355,13 @@ impl __fastrs::table::Tabled for BatchOperationTriggerWorkflowRule {
         0x12 ..= 3 rule = batch_operation_trigger_workflow_rule::Rule::Id: __fastrs::Member<__fastrs::Str>;
         0x1a rule = batch_operation_trigger_workflow_rule::Rule::Spec: __fastrs::Member<__fastrs::Tab<super::super::rules::v1::WorkflowRuleSpec>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.rule = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.rule {
             ::core::option::Option::Some(
@@ -422,11 +426,13 @@ impl __fastrs::table::Tabled for BatchOperationResetActivities {
         0x3a jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x40 restore_original_options: __fastrs::Implicit<__fastrs::Bool>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.activity = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.activity {
             ::core::option::Option::Some(
@@ -489,11 +495,13 @@ impl __fastrs::table::Tabled for BatchOperationUpdateActivityOptions {
         0x2a update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
         0x30 restore_original: __fastrs::Implicit<__fastrs::Bool>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.activity = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.activity {
             ::core::option::Option::Some(

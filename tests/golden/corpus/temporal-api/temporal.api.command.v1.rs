@@ -346,6 +346,7 @@ impl __fastrs::table::Tabled for RecordMarkerCommandAttributes {
         0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
         0x22 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -373,6 +374,7 @@ impl __fastrs::table::Tabled for RecordMarkerCommandAttributes {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x12 => {
@@ -384,6 +386,7 @@ impl __fastrs::table::Tabled for RecordMarkerCommandAttributes {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x12 {
             __fastrs::write_map::<
@@ -392,6 +395,7 @@ impl __fastrs::table::Tabled for RecordMarkerCommandAttributes {
             >(self.details.iter(), &[0x12], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.details.clear();
@@ -639,6 +643,7 @@ impl __fastrs::table::Tabled for ScheduleNexusOperationCommandAttributes {
         0x3a schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x42 start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -666,6 +671,7 @@ impl __fastrs::table::Tabled for ScheduleNexusOperationCommandAttributes {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x32 => {
@@ -677,6 +683,7 @@ impl __fastrs::table::Tabled for ScheduleNexusOperationCommandAttributes {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x32 {
             __fastrs::write_map::<
@@ -685,6 +692,7 @@ impl __fastrs::table::Tabled for ScheduleNexusOperationCommandAttributes {
             >(self.nexus_header.iter(), &[0x32], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x32 {
             self.nexus_header.clear();
@@ -765,11 +773,13 @@ impl __fastrs::table::Tabled for Command {
         0x96a user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
         0x972 event_group_markers: __fastrs::Repeated<__fastrs::Tab<super::super::sdk::v1::EventGroupMarker>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.attributes = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.attributes {
             ::core::option::Option::Some(

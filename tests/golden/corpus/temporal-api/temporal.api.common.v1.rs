@@ -70,6 +70,7 @@ impl __fastrs::table::Tabled for Payload {
         0x12 data: __fastrs::Implicit<__fastrs::Bytes>;
         0x1a external_payloads: __fastrs::Repeated<__fastrs::Tab<payload::ExternalPayloadDetails>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -97,6 +98,7 @@ impl __fastrs::table::Tabled for Payload {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -108,6 +110,7 @@ impl __fastrs::table::Tabled for Payload {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -116,6 +119,7 @@ impl __fastrs::table::Tabled for Payload {
             >(self.metadata.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.metadata.clear();
@@ -168,6 +172,7 @@ impl __fastrs::table::Tabled for SearchAttributes {
         SearchAttributes, unknown_fields, [0, 1];
         0x0a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -195,6 +200,7 @@ impl __fastrs::table::Tabled for SearchAttributes {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -206,6 +212,7 @@ impl __fastrs::table::Tabled for SearchAttributes {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -214,6 +221,7 @@ impl __fastrs::table::Tabled for SearchAttributes {
             >(self.indexed_fields.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.indexed_fields.clear();
@@ -238,6 +246,7 @@ impl __fastrs::table::Tabled for Memo {
         Memo, unknown_fields, [0, 1];
         0x0a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -265,6 +274,7 @@ impl __fastrs::table::Tabled for Memo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -276,6 +286,7 @@ impl __fastrs::table::Tabled for Memo {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -284,6 +295,7 @@ impl __fastrs::table::Tabled for Memo {
             >(self.fields.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.fields.clear();
@@ -309,6 +321,7 @@ impl __fastrs::table::Tabled for Header {
         Header, unknown_fields, [0, 1];
         0x0a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -336,6 +349,7 @@ impl __fastrs::table::Tabled for Header {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -347,6 +361,7 @@ impl __fastrs::table::Tabled for Header {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -355,6 +370,7 @@ impl __fastrs::table::Tabled for Header {
             >(self.fields.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.fields.clear();
@@ -607,11 +623,13 @@ impl __fastrs::table::Tabled for ResetOptions {
         0x58 current_run_only: __fastrs::Implicit<__fastrs::Bool>;
         0x62 | 0x60 reset_reapply_exclude_types: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyExcludeType>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.target = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.target {
             ::core::option::Option::Some(reset_options::Target::FirstWorkflowTask(_)) => {
@@ -672,11 +690,13 @@ impl __fastrs::table::Tabled for Callback {
         0x1a variant = callback::Variant::Internal: __fastrs::Member<__fastrs::Tab<callback::Internal>>;
         0x322 links: __fastrs::Repeated<__fastrs::Tab<Link>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.variant = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.variant {
             ::core::option::Option::Some(callback::Variant::Nexus(_)) => 0x12,
@@ -717,6 +737,7 @@ pub mod callback {
             0x0a url: __fastrs::Implicit<__fastrs::Str>;
             0x12 => hooked;
         }
+        #[inline]
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -744,6 +765,7 @@ pub mod callback {
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
             }
         }
+        #[inline]
         fn size_hooked(&self, tag: u32) -> usize {
             match tag {
                 0x12 => {
@@ -755,6 +777,7 @@ pub mod callback {
                 _ => 0,
             }
         }
+        #[inline]
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
             if tag == 0x12 {
                 __fastrs::write_map::<
@@ -763,6 +786,7 @@ pub mod callback {
                 >(self.header.iter(), &[0x12], w);
             }
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x12 {
                 self.header.clear();
@@ -818,11 +842,13 @@ impl __fastrs::table::Tabled for Link {
         0x22 variant = link::Variant::NexusOperation: __fastrs::Member<__fastrs::Tab<link::NexusOperation>>;
         0x2a variant = link::Variant::Workflow: __fastrs::Member<__fastrs::Tab<link::Workflow>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.variant {
             ::core::option::Option::Some(link::Variant::WorkflowEvent(_)) => 0x0a,
@@ -871,11 +897,13 @@ pub mod link {
             0x322 ..= 101 reference = workflow_event::Reference::EventRef: __fastrs::Member<__fastrs::Tab<workflow_event::EventReference>>;
             0x32a reference = workflow_event::Reference::RequestIdRef: __fastrs::Member<__fastrs::Tab<workflow_event::RequestIdReference>>;
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x322 {
                 self.reference = ::core::option::Option::None;
             }
         }
+        #[inline]
         fn which_member(&self, _tag: u32) -> u32 {
             match &self.reference {
                 ::core::option::Option::Some(workflow_event::Reference::EventRef(_)) => {
@@ -1189,11 +1217,13 @@ impl __fastrs::table::Tabled for WorkerSelector {
         WorkerSelector, unknown_fields, [0, 1];
         0x0a ..= 1 selector = worker_selector::Selector::WorkerInstanceKey: __fastrs::Member<__fastrs::Str>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.selector = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.selector {
             ::core::option::Option::Some(

@@ -64,6 +64,7 @@ impl __fastrs::table::Tabled for ComputeConfig {
         ComputeConfig, unknown_fields, [0, 1];
         0x0a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -91,6 +92,7 @@ impl __fastrs::table::Tabled for ComputeConfig {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -102,6 +104,7 @@ impl __fastrs::table::Tabled for ComputeConfig {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -110,6 +113,7 @@ impl __fastrs::table::Tabled for ComputeConfig {
             >(self.scaling_groups.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.scaling_groups.clear();
@@ -164,6 +168,7 @@ impl __fastrs::table::Tabled for ComputeConfigSummary {
         ComputeConfigSummary, unknown_fields, [0, 1];
         0x0a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -191,6 +196,7 @@ impl __fastrs::table::Tabled for ComputeConfigSummary {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -202,6 +208,7 @@ impl __fastrs::table::Tabled for ComputeConfigSummary {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -210,6 +217,7 @@ impl __fastrs::table::Tabled for ComputeConfigSummary {
             >(self.scaling_groups.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.scaling_groups.clear();

@@ -100,6 +100,7 @@ impl __fastrs::table::Tabled for DeploymentInfo {
         0x22 => hooked;
         0x28 is_current: __fastrs::Implicit<__fastrs::Bool>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -127,6 +128,7 @@ impl __fastrs::table::Tabled for DeploymentInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x22 => {
@@ -138,6 +140,7 @@ impl __fastrs::table::Tabled for DeploymentInfo {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x22 {
             __fastrs::write_map::<
@@ -146,6 +149,7 @@ impl __fastrs::table::Tabled for DeploymentInfo {
             >(self.metadata.iter(), &[0x22], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.metadata.clear();
@@ -204,6 +208,7 @@ impl __fastrs::table::Tabled for UpdateDeploymentMetadata {
         0x0a => hooked;
         0x12 remove_entries: __fastrs::Repeated<__fastrs::Str>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -231,6 +236,7 @@ impl __fastrs::table::Tabled for UpdateDeploymentMetadata {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -242,6 +248,7 @@ impl __fastrs::table::Tabled for UpdateDeploymentMetadata {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -250,6 +257,7 @@ impl __fastrs::table::Tabled for UpdateDeploymentMetadata {
             >(self.upsert_entries.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.upsert_entries.clear();
@@ -674,6 +682,7 @@ impl __fastrs::table::Tabled for VersionMetadata {
         VersionMetadata, unknown_fields, [0, 1];
         0x0a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -701,6 +710,7 @@ impl __fastrs::table::Tabled for VersionMetadata {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -712,6 +722,7 @@ impl __fastrs::table::Tabled for VersionMetadata {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -720,6 +731,7 @@ impl __fastrs::table::Tabled for VersionMetadata {
             >(self.entries.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.entries.clear();

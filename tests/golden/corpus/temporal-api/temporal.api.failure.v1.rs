@@ -340,11 +340,13 @@ impl __fastrs::table::Tabled for Failure {
         0x72 failure_info = failure::FailureInfo::NexusHandlerFailureInfo: __fastrs::Member<__fastrs::Tab<NexusHandlerFailureInfo>>;
         0xa2 encoded_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x2a {
             self.failure_info = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.failure_info {
             ::core::option::Option::Some(

@@ -1141,6 +1141,7 @@ impl __fastrs::table::Tabled for MarkerRecordedEventAttributes {
         0x22 header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
         0x2a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1168,6 +1169,7 @@ impl __fastrs::table::Tabled for MarkerRecordedEventAttributes {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x12 => {
@@ -1179,6 +1181,7 @@ impl __fastrs::table::Tabled for MarkerRecordedEventAttributes {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x12 {
             __fastrs::write_map::<
@@ -1187,6 +1190,7 @@ impl __fastrs::table::Tabled for MarkerRecordedEventAttributes {
             >(self.details.iter(), &[0x12], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.details.clear();
@@ -2313,6 +2317,7 @@ impl __fastrs::table::Tabled for NexusOperationScheduledEventAttributes {
         0x52 schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x5a start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2340,6 +2345,7 @@ impl __fastrs::table::Tabled for NexusOperationScheduledEventAttributes {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x32 => {
@@ -2351,6 +2357,7 @@ impl __fastrs::table::Tabled for NexusOperationScheduledEventAttributes {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x32 {
             __fastrs::write_map::<
@@ -2359,6 +2366,7 @@ impl __fastrs::table::Tabled for NexusOperationScheduledEventAttributes {
             >(self.nexus_header.iter(), &[0x32], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x32 {
             self.nexus_header.clear();
@@ -2709,11 +2717,13 @@ impl __fastrs::table::Tabled for HistoryEvent {
         0x97a principal: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Principal>>;
         0x982 event_group_markers: __fastrs::Repeated<__fastrs::Tab<super::super::sdk::v1::EventGroupMarker>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x32 {
             self.attributes = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.attributes {
             ::core::option::Option::Some(

@@ -44,6 +44,7 @@ impl __fastrs::table::Tabled for NamespaceInfo {
         0x42 limits: __fastrs::Optional<__fastrs::Tab<namespace_info::Limits>>;
         0x320 supports_schedules: __fastrs::Implicit<__fastrs::Bool>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -71,6 +72,7 @@ impl __fastrs::table::Tabled for NamespaceInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x2a => {
@@ -79,6 +81,7 @@ impl __fastrs::table::Tabled for NamespaceInfo {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x2a {
             __fastrs::write_map::<
@@ -87,6 +90,7 @@ impl __fastrs::table::Tabled for NamespaceInfo {
             >(self.data.iter(), &[0x2a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x2a {
             self.data.clear();
@@ -235,6 +239,7 @@ impl __fastrs::table::Tabled for NamespaceConfig {
         0x32 visibility_archival_uri: __fastrs::Implicit<__fastrs::Str>;
         0x3a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -262,6 +267,7 @@ impl __fastrs::table::Tabled for NamespaceConfig {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x3a => {
@@ -273,6 +279,7 @@ impl __fastrs::table::Tabled for NamespaceConfig {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x3a {
             __fastrs::write_map::<
@@ -281,6 +288,7 @@ impl __fastrs::table::Tabled for NamespaceConfig {
             >(self.custom_search_attribute_aliases.iter(), &[0x3a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x3a {
             self.custom_search_attribute_aliases.clear();
@@ -307,6 +315,7 @@ impl __fastrs::table::Tabled for BadBinaries {
         BadBinaries, unknown_fields, [0, 1];
         0x0a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -334,6 +343,7 @@ impl __fastrs::table::Tabled for BadBinaries {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -345,6 +355,7 @@ impl __fastrs::table::Tabled for BadBinaries {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -353,6 +364,7 @@ impl __fastrs::table::Tabled for BadBinaries {
             >(self.binaries.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.binaries.clear();
@@ -415,6 +427,7 @@ impl __fastrs::table::Tabled for UpdateNamespaceInfo {
         0x1a => hooked;
         0x20 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NamespaceState>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -442,6 +455,7 @@ impl __fastrs::table::Tabled for UpdateNamespaceInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x1a => {
@@ -450,6 +464,7 @@ impl __fastrs::table::Tabled for UpdateNamespaceInfo {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x1a {
             __fastrs::write_map::<
@@ -458,6 +473,7 @@ impl __fastrs::table::Tabled for UpdateNamespaceInfo {
             >(self.data.iter(), &[0x1a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.data.clear();

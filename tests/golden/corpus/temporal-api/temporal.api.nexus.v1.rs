@@ -66,6 +66,7 @@ impl __fastrs::table::Tabled for Failure {
         0x22 stack_trace: __fastrs::Implicit<__fastrs::Str>;
         0x2a cause: __fastrs::Optional<__fastrs::TabBox<Failure>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -93,6 +94,7 @@ impl __fastrs::table::Tabled for Failure {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x12 => {
@@ -104,6 +106,7 @@ impl __fastrs::table::Tabled for Failure {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x12 {
             __fastrs::write_map::<
@@ -112,6 +115,7 @@ impl __fastrs::table::Tabled for Failure {
             >(self.metadata.iter(), &[0x12], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.metadata.clear();
@@ -269,6 +273,7 @@ impl __fastrs::table::Tabled for StartOperationRequest {
         0x32 => hooked;
         0x3a links: __fastrs::Repeated<__fastrs::Tab<Link>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -296,6 +301,7 @@ impl __fastrs::table::Tabled for StartOperationRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x32 => {
@@ -307,6 +313,7 @@ impl __fastrs::table::Tabled for StartOperationRequest {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x32 {
             __fastrs::write_map::<
@@ -315,6 +322,7 @@ impl __fastrs::table::Tabled for StartOperationRequest {
             >(self.callback_header.iter(), &[0x32], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x32 {
             self.callback_header.clear();
@@ -390,6 +398,7 @@ impl __fastrs::table::Tabled for Request {
         0x52 endpoint: __fastrs::Implicit<__fastrs::Str>;
         0x322 capabilities: __fastrs::Optional<__fastrs::Tab<request::Capabilities>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -417,6 +426,7 @@ impl __fastrs::table::Tabled for Request {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -425,6 +435,7 @@ impl __fastrs::table::Tabled for Request {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -433,6 +444,7 @@ impl __fastrs::table::Tabled for Request {
             >(self.header.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x0a => {
@@ -444,6 +456,7 @@ impl __fastrs::table::Tabled for Request {
             _ => {}
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.variant {
             ::core::option::Option::Some(request::Variant::StartOperation(_)) => 0x1a,
@@ -502,11 +515,13 @@ impl __fastrs::table::Tabled for StartOperationResponse {
         0x1a variant = start_operation_response::Variant::OperationError: __fastrs::Member<__fastrs::Tab<UnsuccessfulOperationError>>;
         0x22 variant = start_operation_response::Variant::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.variant {
             ::core::option::Option::Some(
@@ -625,11 +640,13 @@ impl __fastrs::table::Tabled for Response {
         0x0a ..= 2 variant = response::Variant::StartOperation: __fastrs::Member<__fastrs::Tab<StartOperationResponse>>;
         0x12 variant = response::Variant::CancelOperation: __fastrs::Member<__fastrs::Tab<CancelOperationResponse>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.variant {
             ::core::option::Option::Some(response::Variant::StartOperation(_)) => 0x0a,
@@ -737,11 +754,13 @@ impl __fastrs::table::Tabled for EndpointTarget {
         0x0a ..= 2 variant = endpoint_target::Variant::Worker: __fastrs::Member<__fastrs::Tab<endpoint_target::Worker>>;
         0x12 variant = endpoint_target::Variant::External: __fastrs::Member<__fastrs::Tab<endpoint_target::External>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.variant {
             ::core::option::Option::Some(endpoint_target::Variant::Worker(_)) => 0x0a,
@@ -982,6 +1001,7 @@ impl __fastrs::table::Tabled for NexusOperationExecutionInfo {
         0xe2 identity: __fastrs::Implicit<__fastrs::Str>;
         0xe8 state_size_bytes: __fastrs::Implicit<__fastrs::Int64>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1009,6 +1029,7 @@ impl __fastrs::table::Tabled for NexusOperationExecutionInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0xca => {
@@ -1020,6 +1041,7 @@ impl __fastrs::table::Tabled for NexusOperationExecutionInfo {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0xca {
             __fastrs::write_map::<
@@ -1028,6 +1050,7 @@ impl __fastrs::table::Tabled for NexusOperationExecutionInfo {
             >(self.nexus_header.iter(), &[0xca, 0x01], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0xca {
             self.nexus_header.clear();

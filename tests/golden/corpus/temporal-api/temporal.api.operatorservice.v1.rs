@@ -26,6 +26,7 @@ impl __fastrs::table::Tabled for AddSearchAttributesRequest {
         0x0a => hooked;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -55,6 +56,7 @@ impl __fastrs::table::Tabled for AddSearchAttributesRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -66,6 +68,7 @@ impl __fastrs::table::Tabled for AddSearchAttributesRequest {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -74,6 +77,7 @@ impl __fastrs::table::Tabled for AddSearchAttributesRequest {
             >(self.search_attributes.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.search_attributes.clear();
@@ -184,6 +188,7 @@ impl __fastrs::table::Tabled for ListSearchAttributesResponse {
         0x12 => hooked;
         0x1a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -249,6 +254,7 @@ impl __fastrs::table::Tabled for ListSearchAttributesResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -272,6 +278,7 @@ impl __fastrs::table::Tabled for ListSearchAttributesResponse {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         match tag {
             0x0a => {
@@ -295,6 +302,7 @@ impl __fastrs::table::Tabled for ListSearchAttributesResponse {
             _ => {}
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x0a => {

@@ -37,11 +37,13 @@ impl __fastrs::table::Tabled for Message {
         0x20 sequencing_id = message::SequencingId::CommandIndex: __fastrs::Member<__fastrs::Int64>;
         0x2a body: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x18 {
             self.sequencing_id = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.sequencing_id {
             ::core::option::Option::Some(message::SequencingId::EventId(_)) => 0x18,

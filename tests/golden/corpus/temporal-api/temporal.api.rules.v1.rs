@@ -21,11 +21,13 @@ impl __fastrs::table::Tabled for WorkflowRuleAction {
         WorkflowRuleAction, unknown_fields, [0, 1];
         0x0a ..= 1 variant = workflow_rule_action::Variant::ActivityPause: __fastrs::Member<__fastrs::Tab<workflow_rule_action::ActionActivityPause>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.variant {
             ::core::option::Option::Some(
@@ -100,11 +102,13 @@ impl __fastrs::table::Tabled for WorkflowRuleSpec {
         0x22 actions: __fastrs::Repeated<__fastrs::Tab<WorkflowRuleAction>>;
         0x2a expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.trigger = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.trigger {
             ::core::option::Option::Some(

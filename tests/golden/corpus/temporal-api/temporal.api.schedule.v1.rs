@@ -340,11 +340,13 @@ impl __fastrs::table::Tabled for ScheduleAction {
         ScheduleAction, unknown_fields, [0, 1];
         0x0a ..= 1 action = schedule_action::Action::StartWorkflow: __fastrs::Member<__fastrs::Tab<super::super::workflow::v1::NewWorkflowExecutionInfo>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.action = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.action {
             ::core::option::Option::Some(schedule_action::Action::StartWorkflow(_)) => {

@@ -31,6 +31,7 @@ impl __fastrs::table::Tabled for EnhancedStackTrace {
         0x12 => hooked;
         0x1a stacks: __fastrs::Repeated<__fastrs::Tab<StackTrace>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -58,6 +59,7 @@ impl __fastrs::table::Tabled for EnhancedStackTrace {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x12 => {
@@ -69,6 +71,7 @@ impl __fastrs::table::Tabled for EnhancedStackTrace {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x12 {
             __fastrs::write_map::<
@@ -77,6 +80,7 @@ impl __fastrs::table::Tabled for EnhancedStackTrace {
             >(self.sources.iter(), &[0x12], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.sources.clear();
@@ -213,11 +217,13 @@ impl __fastrs::table::Tabled for EventGroupMarker {
         0x12 variant = event_group_marker::Variant::InboundEvent: __fastrs::Member<__fastrs::Tab<event_group_marker::InboundEvent>>;
         0x1a variant = event_group_marker::Variant::InboundUpdate: __fastrs::Member<__fastrs::Tab<event_group_marker::InboundUpdate>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.variant {
             ::core::option::Option::Some(event_group_marker::Variant::Label(_)) => 0x0a,
@@ -353,6 +359,7 @@ impl __fastrs::table::Tabled for ExternalStorageReference {
         0x0a driver_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -380,6 +387,7 @@ impl __fastrs::table::Tabled for ExternalStorageReference {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x12 => {
@@ -391,6 +399,7 @@ impl __fastrs::table::Tabled for ExternalStorageReference {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x12 {
             __fastrs::write_map::<
@@ -399,6 +408,7 @@ impl __fastrs::table::Tabled for ExternalStorageReference {
             >(self.claim_data.iter(), &[0x12], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.claim_data.clear();
@@ -511,11 +521,13 @@ impl __fastrs::table::Tabled for WorkerConfig {
         0x12 ..= 3 poller_behavior = worker_config::PollerBehavior::SimplePollerBehavior: __fastrs::Member<__fastrs::Tab<worker_config::SimplePollerBehavior>>;
         0x1a poller_behavior = worker_config::PollerBehavior::AutoscalingPollerBehavior: __fastrs::Member<__fastrs::Tab<worker_config::AutoscalingPollerBehavior>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
             self.poller_behavior = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.poller_behavior {
             ::core::option::Option::Some(

@@ -158,6 +158,7 @@ impl __fastrs::table::Tabled for TaskQueueVersionInfo {
         0x0a => hooked;
         0x10 task_reachability: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BuildIdTaskReachability>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -185,6 +186,7 @@ impl __fastrs::table::Tabled for TaskQueueVersionInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -196,6 +198,7 @@ impl __fastrs::table::Tabled for TaskQueueVersionInfo {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -204,6 +207,7 @@ impl __fastrs::table::Tabled for TaskQueueVersionInfo {
             >(self.types_info.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.types_info.clear();
@@ -580,11 +584,13 @@ impl __fastrs::table::Tabled for BuildIdAssignmentRule {
         0x0a target_build_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a ..= 3 ramp = build_id_assignment_rule::Ramp::PercentageRamp: __fastrs::Member<__fastrs::Tab<RampByPercentage>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.ramp = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.ramp {
             ::core::option::Option::Some(
@@ -856,6 +862,7 @@ impl __fastrs::table::Tabled for TaskQueueConfig {
         0x12 fairness_keys_rate_limit_default: __fastrs::Optional<__fastrs::Tab<RateLimitConfig>>;
         0x1a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -883,6 +890,7 @@ impl __fastrs::table::Tabled for TaskQueueConfig {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x1a => {
@@ -894,6 +902,7 @@ impl __fastrs::table::Tabled for TaskQueueConfig {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x1a {
             __fastrs::write_map::<
@@ -902,6 +911,7 @@ impl __fastrs::table::Tabled for TaskQueueConfig {
             >(self.fairness_weight_overrides.iter(), &[0x1a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.fairness_weight_overrides.clear();

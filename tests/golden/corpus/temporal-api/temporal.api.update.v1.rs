@@ -71,11 +71,13 @@ impl __fastrs::table::Tabled for Outcome {
         0x0a ..= 2 value = outcome::Value::Success: __fastrs::Member<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x12 value = outcome::Value::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.value = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.value {
             ::core::option::Option::Some(outcome::Value::Success(_)) => 0x0a,

@@ -338,11 +338,13 @@ impl __fastrs::table::Tabled for WorkerCommand {
         WorkerCommand, unknown_fields, [0, 1];
         0x0a ..= 1 r#type = worker_command::Type::CancelActivity: __fastrs::Member<__fastrs::Tab<CancelActivityCommand>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.r#type = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.r#type {
             ::core::option::Option::Some(worker_command::Type::CancelActivity(_)) => 0x0a,
@@ -394,11 +396,13 @@ impl __fastrs::table::Tabled for WorkerCommandResult {
         WorkerCommandResult, unknown_fields, [0, 1];
         0x0a ..= 1 r#type = worker_command_result::Type::CancelActivity: __fastrs::Member<__fastrs::Tab<CancelActivityResult>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.r#type = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.r#type {
             ::core::option::Option::Some(

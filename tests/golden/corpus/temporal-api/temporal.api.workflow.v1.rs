@@ -178,6 +178,7 @@ impl __fastrs::table::Tabled for WorkflowExecutionExtendedInfo {
         0x3a => hooked;
         0x42 pause_info: __fastrs::Optional<__fastrs::Tab<WorkflowExecutionPauseInfo>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -205,6 +206,7 @@ impl __fastrs::table::Tabled for WorkflowExecutionExtendedInfo {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x3a => {
@@ -216,6 +218,7 @@ impl __fastrs::table::Tabled for WorkflowExecutionExtendedInfo {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x3a {
             __fastrs::write_map::<
@@ -224,6 +227,7 @@ impl __fastrs::table::Tabled for WorkflowExecutionExtendedInfo {
             >(self.request_id_infos.iter(), &[0x3a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x3a {
             self.request_id_infos.clear();
@@ -555,11 +559,13 @@ impl __fastrs::table::Tabled for PendingActivityInfo {
         0xc2 activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
         0xca last_deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x6a {
             self.assigned_build_id = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.assigned_build_id {
             ::core::option::Option::Some(
@@ -614,11 +620,13 @@ pub mod pending_activity_info {
             0x12 ..= 4 paused_by = pause_info::PausedBy::Manual: __fastrs::Member<__fastrs::Tab<pause_info::Manual>>;
             0x22 paused_by = pause_info::PausedBy::Rule: __fastrs::Member<__fastrs::Tab<pause_info::Rule>>;
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x12 {
                 self.paused_by = ::core::option::Option::None;
             }
         }
+        #[inline]
         fn which_member(&self, _tag: u32) -> u32 {
             match &self.paused_by {
                 ::core::option::Option::Some(pause_info::PausedBy::Manual(_)) => 0x12,
@@ -980,11 +988,13 @@ pub mod callback_info {
             0x0a ..= 2 variant = trigger::Variant::WorkflowClosed: __fastrs::Member<__fastrs::Tab<WorkflowClosed>>;
             0x12 variant = trigger::Variant::UpdateWorkflowExecutionCompleted: __fastrs::Member<__fastrs::Tab<UpdateWorkflowExecutionCompleted>>;
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.variant = ::core::option::Option::None;
             }
         }
+        #[inline]
         fn which_member(&self, _tag: u32) -> u32 {
             match &self.variant {
                 ::core::option::Option::Some(trigger::Variant::WorkflowClosed(_)) => 0x0a,
@@ -1220,11 +1230,13 @@ impl __fastrs::table::Tabled for VersioningOverride {
         0x2a r#override = versioning_override::Override::OneTime: __fastrs::Member<__fastrs::Tab<versioning_override::OneTimeOverride>>;
         0x4a pinned_version: __fastrs::Implicit<__fastrs::Str>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.r#override = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.r#override {
             ::core::option::Option::Some(versioning_override::Override::Pinned(_)) => {
@@ -1450,11 +1462,13 @@ impl __fastrs::table::Tabled for PostResetOperation {
         0x0a ..= 2 variant = post_reset_operation::Variant::SignalWorkflow: __fastrs::Member<__fastrs::Tab<post_reset_operation::SignalWorkflow>>;
         0x12 variant = post_reset_operation::Variant::UpdateWorkflowOptions: __fastrs::Member<__fastrs::Tab<post_reset_operation::UpdateWorkflowOptions>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.variant = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.variant {
             ::core::option::Option::Some(

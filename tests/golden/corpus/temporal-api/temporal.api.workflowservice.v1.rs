@@ -58,6 +58,7 @@ impl __fastrs::table::Tabled for RegisterNamespaceRequest {
         0x60 visibility_archival_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ArchivalState>>;
         0x6a visibility_archival_uri: __fastrs::Implicit<__fastrs::Str>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -85,6 +86,7 @@ impl __fastrs::table::Tabled for RegisterNamespaceRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x3a => {
@@ -93,6 +95,7 @@ impl __fastrs::table::Tabled for RegisterNamespaceRequest {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x3a {
             __fastrs::write_map::<
@@ -101,6 +104,7 @@ impl __fastrs::table::Tabled for RegisterNamespaceRequest {
             >(self.data.iter(), &[0x3a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x3a {
             self.data.clear();
@@ -810,6 +814,7 @@ impl __fastrs::table::Tabled for PollWorkflowTaskQueueResponse {
         0x92 poller_group_infos: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::PollerGroupInfo>>;
         0x9a poller_groups_info: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::PollerGroupsInfo>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -837,6 +842,7 @@ impl __fastrs::table::Tabled for PollWorkflowTaskQueueResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x72 => {
@@ -848,6 +854,7 @@ impl __fastrs::table::Tabled for PollWorkflowTaskQueueResponse {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x72 {
             __fastrs::write_map::<
@@ -856,6 +863,7 @@ impl __fastrs::table::Tabled for PollWorkflowTaskQueueResponse {
             >(self.queries.iter(), &[0x72], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x72 {
             self.queries.clear();
@@ -982,6 +990,7 @@ impl __fastrs::table::Tabled for RespondWorkflowTaskCompletedRequest {
         0xa8 page_number: __fastrs::Implicit<__fastrs::Int32>;
         0xb0 intermediate_page: __fastrs::Implicit<__fastrs::Bool>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -1009,6 +1018,7 @@ impl __fastrs::table::Tabled for RespondWorkflowTaskCompletedRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x42 => {
@@ -1020,6 +1030,7 @@ impl __fastrs::table::Tabled for RespondWorkflowTaskCompletedRequest {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x42 {
             __fastrs::write_map::<
@@ -1028,6 +1039,7 @@ impl __fastrs::table::Tabled for RespondWorkflowTaskCompletedRequest {
             >(self.query_results.iter(), &[0x42], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x42 {
             self.query_results.clear();
@@ -2313,11 +2325,13 @@ impl __fastrs::table::Tabled for ListOpenWorkflowExecutionsRequest {
         0x2a ..= 6 filters = list_open_workflow_executions_request::Filters::ExecutionFilter: __fastrs::Member<__fastrs::Tab<super::super::filter::v1::WorkflowExecutionFilter>>;
         0x32 filters = list_open_workflow_executions_request::Filters::TypeFilter: __fastrs::Member<__fastrs::Tab<super::super::filter::v1::WorkflowTypeFilter>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x2a {
             self.filters = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.filters {
             ::core::option::Option::Some(
@@ -2391,11 +2405,13 @@ impl __fastrs::table::Tabled for ListClosedWorkflowExecutionsRequest {
         0x32 filters = list_closed_workflow_executions_request::Filters::TypeFilter: __fastrs::Member<__fastrs::Tab<super::super::filter::v1::WorkflowTypeFilter>>;
         0x3a filters = list_closed_workflow_executions_request::Filters::StatusFilter: __fastrs::Member<__fastrs::Tab<super::super::filter::v1::StatusFilter>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x2a {
             self.filters = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.filters {
             ::core::option::Option::Some(
@@ -2693,6 +2709,7 @@ impl __fastrs::table::Tabled for GetSearchAttributesResponse {
         GetSearchAttributesResponse, unknown_fields, [0, 1];
         0x0a => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -2722,6 +2739,7 @@ impl __fastrs::table::Tabled for GetSearchAttributesResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -2733,6 +2751,7 @@ impl __fastrs::table::Tabled for GetSearchAttributesResponse {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -2741,6 +2760,7 @@ impl __fastrs::table::Tabled for GetSearchAttributesResponse {
             >(self.keys.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.keys.clear();
@@ -3163,6 +3183,7 @@ impl __fastrs::table::Tabled for DescribeTaskQueueResponse {
         0x3a effective_rate_limit: __fastrs::Optional<__fastrs::Tab<describe_task_queue_response::EffectiveRateLimit>>;
         0x42 => hooked;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3209,6 +3230,7 @@ impl __fastrs::table::Tabled for DescribeTaskQueueResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x1a => {
@@ -3226,6 +3248,7 @@ impl __fastrs::table::Tabled for DescribeTaskQueueResponse {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         match tag {
             0x1a => {
@@ -3243,6 +3266,7 @@ impl __fastrs::table::Tabled for DescribeTaskQueueResponse {
             _ => {}
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x1a => {
@@ -3343,6 +3367,7 @@ impl __fastrs::table::Tabled for GetClusterInfoResponse {
         0x48 initial_failover_version: __fastrs::Implicit<__fastrs::Int64>;
         0x50 failover_version_increment: __fastrs::Implicit<__fastrs::Int64>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -3370,6 +3395,7 @@ impl __fastrs::table::Tabled for GetClusterInfoResponse {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x0a => {
@@ -3381,6 +3407,7 @@ impl __fastrs::table::Tabled for GetClusterInfoResponse {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x0a {
             __fastrs::write_map::<
@@ -3389,6 +3416,7 @@ impl __fastrs::table::Tabled for GetClusterInfoResponse {
             >(self.supported_clients.iter(), &[0x0a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.supported_clients.clear();
@@ -4028,11 +4056,13 @@ impl __fastrs::table::Tabled for UpdateWorkerBuildIdCompatibilityRequest {
         0x32 operation = update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet: __fastrs::Member<__fastrs::Str>;
         0x3a operation = update_worker_build_id_compatibility_request::Operation::MergeSets: __fastrs::Member<__fastrs::Tab<update_worker_build_id_compatibility_request::MergeSets>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.operation = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.operation {
             ::core::option::Option::Some(
@@ -4256,11 +4286,13 @@ impl __fastrs::table::Tabled for UpdateWorkerVersioningRulesRequest {
         0x4a operation = update_worker_versioning_rules_request::Operation::DeleteCompatibleRedirectRule: __fastrs::Member<__fastrs::Tab<update_worker_versioning_rules_request::DeleteCompatibleBuildIdRedirectRule>>;
         0x52 operation = update_worker_versioning_rules_request::Operation::CommitBuildId: __fastrs::Member<__fastrs::Tab<update_worker_versioning_rules_request::CommitBuildId>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.operation = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.operation {
             ::core::option::Option::Some(
@@ -4794,11 +4826,13 @@ impl __fastrs::table::Tabled for StartBatchOperationRequest {
         0xaa operation = start_batch_operation_request::Operation::DeleteActivitiesOperation: __fastrs::Member<__fastrs::Tab<super::super::batch::v1::BatchOperationDeleteActivities>>;
         0xb2 target_executions: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::Execution>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x52 {
             self.operation = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.operation {
             ::core::option::Option::Some(
@@ -5390,11 +5424,13 @@ pub mod execute_multi_operation_request {
             0x0a ..= 2 operation = operation::Operation::StartWorkflow: __fastrs::Member<__fastrs::Tab<super::StartWorkflowExecutionRequest>>;
             0x12 operation = operation::Operation::UpdateWorkflow: __fastrs::Member<__fastrs::Tab<super::UpdateWorkflowExecutionRequest>>;
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.operation = ::core::option::Option::None;
             }
         }
+        #[inline]
         fn which_member(&self, _tag: u32) -> u32 {
             match &self.operation {
                 ::core::option::Option::Some(operation::Operation::StartWorkflow(_)) => {
@@ -5468,11 +5504,13 @@ pub mod execute_multi_operation_response {
             0x0a ..= 2 response = response::Response::StartWorkflow: __fastrs::Member<__fastrs::Tab<super::StartWorkflowExecutionResponse>>;
             0x12 response = response::Response::UpdateWorkflow: __fastrs::Member<__fastrs::Tab<super::UpdateWorkflowExecutionResponse>>;
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
                 self.response = ::core::option::Option::None;
             }
         }
+        #[inline]
         fn which_member(&self, _tag: u32) -> u32 {
             match &self.response {
                 ::core::option::Option::Some(response::Response::StartWorkflow(_)) => {
@@ -5540,6 +5578,7 @@ impl __fastrs::table::Tabled for UpdateActivityOptionsRequest {
         0x40 restore_original: __fastrs::Implicit<__fastrs::Bool>;
         0x48 ..= 9 activity = update_activity_options_request::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x32 => {
@@ -5551,6 +5590,7 @@ impl __fastrs::table::Tabled for UpdateActivityOptionsRequest {
             _ => {}
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.activity {
             ::core::option::Option::Some(
@@ -5707,11 +5747,13 @@ impl __fastrs::table::Tabled for PauseActivityRequest {
         0x32 reason: __fastrs::Implicit<__fastrs::Str>;
         0x3a request_id: __fastrs::Implicit<__fastrs::Str>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.activity = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.activity {
             ::core::option::Option::Some(pause_activity_request::Activity::Id(_)) => 0x22,
@@ -5847,11 +5889,13 @@ impl __fastrs::table::Tabled for UnpauseActivityRequest {
         0x40 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
         0x4a jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.activity = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.activity {
             ::core::option::Option::Some(unpause_activity_request::Activity::Id(_)) => {
@@ -6007,6 +6051,7 @@ impl __fastrs::table::Tabled for ResetActivityRequest {
         0x48 restore_original_options: __fastrs::Implicit<__fastrs::Bool>;
         0x50 ..= 10 activity = reset_activity_request::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x22 => {
@@ -6018,6 +6063,7 @@ impl __fastrs::table::Tabled for ResetActivityRequest {
             _ => {}
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.activity {
             ::core::option::Option::Some(reset_activity_request::Activity::Id(_)) => 0x22,
@@ -6324,6 +6370,7 @@ pub mod describe_worker_deployment_version_response {
             0x1a stats: __fastrs::Optional<__fastrs::Tab<super::super::super::taskqueue::v1::TaskQueueStats>>;
             0x22 => hooked;
         }
+        #[inline]
         fn merge_hooked(
             &mut self,
             r: &mut ::fastrs::Reader<'_>,
@@ -6353,6 +6400,7 @@ pub mod describe_worker_deployment_version_response {
                 tag => r.skip_field(tag, depth, &mut self.unknown_fields),
             }
         }
+        #[inline]
         fn size_hooked(&self, tag: u32) -> usize {
             match tag {
                 0x22 => {
@@ -6364,6 +6412,7 @@ pub mod describe_worker_deployment_version_response {
                 _ => 0,
             }
         }
+        #[inline]
         fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
             if tag == 0x22 {
                 __fastrs::write_map::<
@@ -6372,6 +6421,7 @@ pub mod describe_worker_deployment_version_response {
                 >(self.stats_by_priority_key.iter(), &[0x22], w);
             }
         }
+        #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x22 {
                 self.stats_by_priority_key.clear();
@@ -7064,6 +7114,7 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionComputeConfigReque
         0x32 => hooked;
         0x3a remove_compute_config_scaling_groups: __fastrs::Repeated<__fastrs::Str>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -7095,6 +7146,7 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionComputeConfigReque
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x32 => {
@@ -7108,6 +7160,7 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionComputeConfigReque
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x32 {
             __fastrs::write_map::<
@@ -7116,6 +7169,7 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionComputeConfigReque
             >(self.compute_config_scaling_groups.iter(), &[0x32], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x32 {
             self.compute_config_scaling_groups.clear();
@@ -7177,6 +7231,7 @@ impl __fastrs::table::Tabled for ValidateWorkerDeploymentVersionComputeConfigReq
         0x32 => hooked;
         0x3a remove_compute_config_scaling_groups: __fastrs::Repeated<__fastrs::Str>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -7208,6 +7263,7 @@ impl __fastrs::table::Tabled for ValidateWorkerDeploymentVersionComputeConfigReq
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x32 => {
@@ -7221,6 +7277,7 @@ impl __fastrs::table::Tabled for ValidateWorkerDeploymentVersionComputeConfigReq
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x32 {
             __fastrs::write_map::<
@@ -7229,6 +7286,7 @@ impl __fastrs::table::Tabled for ValidateWorkerDeploymentVersionComputeConfigReq
             >(self.compute_config_scaling_groups.iter(), &[0x32], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x32 {
             self.compute_config_scaling_groups.clear();
@@ -7289,6 +7347,7 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionMetadataRequest {
         0x2a deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
         0x32 identity: __fastrs::Implicit<__fastrs::Str>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -7316,6 +7375,7 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionMetadataRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x1a => {
@@ -7327,6 +7387,7 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionMetadataRequest {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x1a {
             __fastrs::write_map::<
@@ -7335,6 +7396,7 @@ impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionMetadataRequest {
             >(self.upsert_entries.iter(), &[0x1a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.upsert_entries.clear();
@@ -7394,11 +7456,13 @@ impl __fastrs::table::Tabled for SetWorkerDeploymentManagerRequest {
         0x2a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x32 identity: __fastrs::Implicit<__fastrs::Str>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
             self.new_manager_identity = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.new_manager_identity {
             ::core::option::Option::Some(
@@ -7747,11 +7811,13 @@ impl __fastrs::table::Tabled for TriggerWorkflowRuleRequest {
         0x22 ..= 5 rule = trigger_workflow_rule_request::Rule::Id: __fastrs::Member<__fastrs::Str>;
         0x2a rule = trigger_workflow_rule_request::Rule::Spec: __fastrs::Member<__fastrs::Tab<super::super::rules::v1::WorkflowRuleSpec>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.rule = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.rule {
             ::core::option::Option::Some(trigger_workflow_rule_request::Rule::Id(_)) => {
@@ -7958,6 +8024,7 @@ impl __fastrs::table::Tabled for UpdateTaskQueueConfigRequest {
         0x3a => hooked;
         0x42 unset_fairness_weight_overrides: __fastrs::Repeated<__fastrs::Str>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -7985,6 +8052,7 @@ impl __fastrs::table::Tabled for UpdateTaskQueueConfigRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x3a => {
@@ -7996,6 +8064,7 @@ impl __fastrs::table::Tabled for UpdateTaskQueueConfigRequest {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x3a {
             __fastrs::write_map::<
@@ -8004,6 +8073,7 @@ impl __fastrs::table::Tabled for UpdateTaskQueueConfigRequest {
             >(self.set_fairness_weight_overrides.iter(), &[0x3a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x3a {
             self.set_fairness_weight_overrides.clear();
@@ -8162,11 +8232,13 @@ impl __fastrs::table::Tabled for UpdateWorkerConfigResponse {
         UpdateWorkerConfigResponse, unknown_fields, [0, 1];
         0x0a ..= 1 response = update_worker_config_response::Response::WorkerConfig: __fastrs::Member<__fastrs::Tab<super::super::sdk::v1::WorkerConfig>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
             self.response = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.response {
             ::core::option::Option::Some(
@@ -8790,6 +8862,7 @@ impl __fastrs::table::Tabled for StartNexusOperationExecutionRequest {
         0x7a => hooked;
         0x82 user_metadata: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::UserMetadata>>;
     }
+    #[inline]
     fn merge_hooked(
         &mut self,
         r: &mut ::fastrs::Reader<'_>,
@@ -8817,6 +8890,7 @@ impl __fastrs::table::Tabled for StartNexusOperationExecutionRequest {
             tag => r.skip_field(tag, depth, &mut self.unknown_fields),
         }
     }
+    #[inline]
     fn size_hooked(&self, tag: u32) -> usize {
         match tag {
             0x7a => {
@@ -8828,6 +8902,7 @@ impl __fastrs::table::Tabled for StartNexusOperationExecutionRequest {
             _ => 0,
         }
     }
+    #[inline]
     fn write_hooked(&self, tag: u32, w: &mut ::fastrs::Writer<'_>) {
         if tag == 0x7a {
             __fastrs::write_map::<
@@ -8836,6 +8911,7 @@ impl __fastrs::table::Tabled for StartNexusOperationExecutionRequest {
             >(self.nexus_header.iter(), &[0x7a], w);
         }
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x7a {
             self.nexus_header.clear();
@@ -8937,11 +9013,13 @@ impl __fastrs::table::Tabled for DescribeNexusOperationExecutionResponse {
         0x2a outcome = describe_nexus_operation_execution_response::Outcome::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x32 long_poll_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.outcome = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.outcome {
             ::core::option::Option::Some(
@@ -9025,11 +9103,13 @@ impl __fastrs::table::Tabled for PollNexusOperationExecutionResponse {
         0x22 ..= 5 outcome = poll_nexus_operation_execution_response::Outcome::Result: __fastrs::Member<__fastrs::Tab<super::super::common::v1::Payload>>;
         0x2a outcome = poll_nexus_operation_execution_response::Outcome::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
+    #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
             self.outcome = ::core::option::Option::None;
         }
     }
+    #[inline]
     fn which_member(&self, _tag: u32) -> u32 {
         match &self.outcome {
             ::core::option::Option::Some(
