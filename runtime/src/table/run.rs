@@ -216,6 +216,49 @@ fn short<const CHECKED: bool>(w: &Writer<'_>, need: impl FnOnce() -> usize) -> b
     }
 }
 
+/// What a checked write asks room for before a native value: an upper
+/// bound of its size, so that checking a scalar costs no size
+/// computation (`MAX`, its longest encoding), and the size itself for
+/// strings and bytes.
+trait Bound: Codec {
+    fn bound(v: &Self::Value) -> usize;
+}
+
+/// The [`Bound`] of scalars, each at most `$max` bytes.
+macro_rules! bounded {
+    ($($codec:ident: $max:literal),* $(,)?) => {
+        $(
+            impl Bound for codec::$codec {
+                #[inline(always)]
+                fn bound(_: &Self::Value) -> usize {
+                    $max
+                }
+            }
+        )*
+    };
+}
+
+bounded!(
+    Int32: 10, Int64: 10, Uint32: 5, Uint64: 10, Sint32: 5, Sint64: 10, Bool: 1,
+    Fixed32: 4, Fixed64: 8, Sfixed32: 4, Sfixed64: 8, Float: 4, Double: 8,
+);
+
+/// The [`Bound`] of strings and bytes: their size.
+macro_rules! sized {
+    ($($codec:ident),*) => {
+        $(
+            impl Bound for codec::$codec {
+                #[inline(always)]
+                fn bound(v: &Self::Value) -> usize {
+                    Self::size(v)
+                }
+            }
+        )*
+    };
+}
+
+sized!(Str, LaxStr, Bytes);
+
 /// [`write_backward`], checking each field's room first if `CHECKED`.
 ///
 /// # Safety
@@ -261,7 +304,7 @@ unsafe fn write_entry<const CHECKED: bool>(
         by_codec!(e.op, |C| {
             let v = field_ref(field, 0);
             if !C::is_default(v) {
-                if short::<CHECKED>(w, || key.len() + C::size(v)) {
+                if short::<CHECKED>(w, || key.len() + <C as Bound>::bound(v)) {
                     return Err(Full);
                 }
                 C::write_keyed(v, key, w);
@@ -363,7 +406,7 @@ unsafe fn write_value<const CHECKED: bool>(
     unsafe {
         by_codec!(op, |C| {
             let v = field_ref(value, 0);
-            if short::<CHECKED>(w, || key.len() + C::size(v)) {
+            if short::<CHECKED>(w, || key.len() + <C as Bound>::bound(v)) {
                 return Err(Full);
             }
             C::write_keyed(v, key, w);

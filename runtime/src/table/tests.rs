@@ -370,7 +370,8 @@ fn every_kind_of_entry_writes_what_it_reads() {
 /// `encode_append` writes without sizing first when the vector has room,
 /// and sizes first when it has not: with every amount of spare room, from
 /// none to more than the message needs (running out inside each kind of
-/// field, nested messages included), it appends the same bytes.
+/// field, nested messages included, and short of a scalar's longest
+/// encoding but not of its own), it appends the same bytes.
 #[test]
 fn encode_append_gives_the_same_bytes_with_any_room() {
     let b = every_kind_encoded();
