@@ -456,9 +456,9 @@ unsafe fn field_ref<'m, T>(msg: *const u8, offset: u32) -> &'m T {
 macro_rules! table_field {
     ($msg:ty, $field:ident) => {
         // SAFETY: the offset and the pointer are of the same field. The
-        // pointer, made at compile time (tables are constants), only gives
-        // the field's type: no value of `$msg` is read, and no code is
-        // compiled for it.
+        // pointer, made at compile time (in a table's constant or
+        // static), only gives the field's type: no value of `$msg` is
+        // read, and no code is compiled for it.
         unsafe {
             $crate::__private::table::FieldAt::<$msg, _>::new(
                 ::core::mem::offset_of!($msg, $field),

@@ -218,8 +218,8 @@ fn short<const CHECKED: bool>(w: &Writer<'_>, need: impl FnOnce() -> usize) -> b
 
 /// What a checked write asks room for before a native value: an upper
 /// bound of its size, so that checking a scalar costs no size
-/// computation (`MAX`, its longest encoding), and the size itself for
-/// strings and bytes.
+/// computation (its longest encoding), and the size itself for strings
+/// and bytes.
 trait Bound: Codec {
     fn bound(v: &Self::Value) -> usize;
 }
