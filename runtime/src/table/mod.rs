@@ -97,6 +97,11 @@ pub struct Raw {
     /// and how many.
     key: [u8; 5],
     key_len: u8,
+    /// On the last entry of a run of oneof members, how many entries back
+    /// the run's first is (`Table::new`); else 0. Writing goes backwards,
+    /// so it meets a run at its last entry: it writes the run there and
+    /// steps over the rest.
+    back: u16,
     op: Op,
 }
 
@@ -170,6 +175,7 @@ impl<M> Entry<M> {
                 offset: narrow(offset),
                 key,
                 key_len: key_len as u8 + 1,
+                back: 0,
                 op,
             },
             _message: PhantomData,
@@ -380,12 +386,49 @@ impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
     /// them) with unknown fields kept at `unknown`. The entries are held by
     /// value, so that a constant's table is one allocation.
     #[must_use]
-    pub const fn new(entries: [Entry<M>; N], by_number: &'static [u16], unknown: FieldAt<M, UnknownFields>) -> Self {
+    pub const fn new(
+        mut entries: [Entry<M>; N],
+        by_number: &'static [u16],
+        unknown: FieldAt<M, UnknownFields>,
+    ) -> Self {
+        mark_runs(&mut entries);
         Self {
             by_number,
             unknown: narrow(unknown.offset),
             _message: PhantomData,
             entries,
+        }
+    }
+}
+
+/// Sets [`Raw::back`] on the last entry of each run of oneof members of
+/// more than one entry: the entries of a run are consecutive, from the one
+/// whose member names the run's last number to the one of that number.
+///
+/// # Panics
+/// At compile time (tables are constants), for a run of more than 65,535
+/// members.
+#[allow(clippy::cast_possible_truncation)] // checked
+const fn mark_runs<M>(entries: &mut [Entry<M>]) {
+    let mut first = 0;
+    while first < entries.len() {
+        if let Op::Member(MemberAt {
+            run: Some((last, _)), ..
+        }) = entries[first].raw.op
+        {
+            let mut at = first + 1;
+            while at < entries.len() && entries[at].raw.number() <= *last {
+                at += 1;
+            }
+            let back = at - 1 - first;
+            assert!(
+                back <= u16::MAX as usize,
+                "fastrs: a oneof has too many members for a table"
+            );
+            entries[at - 1].raw.back = back as u16;
+            first = at;
+        } else {
+            first += 1;
         }
     }
 }

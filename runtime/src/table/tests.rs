@@ -647,3 +647,11 @@ fn clear_empties_the_oneof() {
     assert_eq!(m, Pick::default());
     assert!(crate::Message::encode_to_vec(&m).is_empty());
 }
+
+/// The last entry of each run of members points back to the run's first,
+/// where a write (which goes backwards) finds the run's hooks.
+#[test]
+fn runs_are_marked_at_their_last_entry() {
+    let backs: Vec<u16> = super::erased::<Pick>().entries.iter().map(|e| e.back).collect();
+    assert_eq!(backs, [0, 0, 0, 0, 3, 0, 0, 1]);
+}
