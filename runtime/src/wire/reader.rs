@@ -214,6 +214,24 @@ impl<'a> Reader<'a> {
         }
     }
 
+    /// A copy of this reader, for a loop to read through in its place: a
+    /// reader whose address is never taken can live in registers. The
+    /// loop brings the two up to date ([`Reader::catch_up`]) before each
+    /// call that takes the original, and after.
+    #[inline(always)]
+    pub(crate) fn copy(&self) -> Self {
+        Self { ..*self }
+    }
+
+    /// Takes the position, field and budget of `copy`, a [`Reader::copy`]
+    /// of this reader (the rest of a reader never changes).
+    #[inline(always)]
+    pub(crate) fn catch_up(&mut self, copy: &Self) {
+        self.buf = copy.buf;
+        self.field = copy.field;
+        self.budget = copy.budget;
+    }
+
     /// Takes back the budget a finished nested reader has left.
     #[inline]
     pub(crate) fn absorb(&mut self, inner: &Reader<'_>) {
