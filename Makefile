@@ -102,7 +102,7 @@ fmt:
 # then the gRPC rows (fastrs-tonic against tonic-prost): benches/grpc-results.md,
 # then .proto compile speed (fastrs-compiler, protox, protoc): benches/compile-speed.md.
 bench:
-	$(CARGO) run --release -p fastrs-bench -- --out benches/results.md
+	$(CARGO) run --release -p fastrs-bench --bin fastrs-bench -- --out benches/results.md
 	$(CARGO) run --release -p fastrs-bench-grpc -- --out benches/grpc-results.md
 	$(CARGO) run --release -p fastrs-bench --bin compile-speed -- --out benches/compile-speed.md
 
@@ -114,7 +114,7 @@ compile-bench:
 	$(CARGO) run --release -p fastrs-compile-bench -- --rounds $(ROUNDS) --out benches/compile-time.md
 
 stats:
-	$(CARGO) run --release -p fastrs-bench -- splice benches/results.md benches/README.md
+	$(CARGO) run --release -p fastrs-bench --bin fastrs-bench -- splice benches/results.md benches/README.md
 
 # Instructions per operation under callgrind (stable on a noisy machine):
 # make profile W="int64 large" OP=1 LIB=fastrs
