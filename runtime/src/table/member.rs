@@ -2,10 +2,10 @@
 //! functions made for it (the value it holds, and the value after
 //! switching the oneof to it) and the op of its value, which the
 //! interpreters run as on any field, only always present. A run of
-//! members (by number, no other field between them) is sized, written and
-//! cleared at its first member's entry, through the message's hooks:
-//! `Tabled::which_member`, the member the oneof holds, and
-//! `Tabled::clear_hooked`.
+//! members (by number, no other field between them) is sized and cleared
+//! at its first member's entry, and written (backwards) at its last,
+//! through the message's hooks: `Tabled::which_member`, the member the
+//! oneof holds, and `Tabled::clear_hooked`.
 
 use core::marker::PhantomData;
 
