@@ -1,6 +1,7 @@
 //! Which messages get speed-mode and which size-mode code: the default by
 //! the size of a run, `Builder::mode`, and `Builder::mode_for` prefixes
-//! (longest wins). Speed-mode messages are the ones with a `Recycler`.
+//! (longest wins). Size-mode messages are the ones with a table (`impl
+//! Tabled`).
 
 use std::path::{Path, PathBuf};
 
@@ -17,28 +18,20 @@ fn golden(builder: Builder) -> String {
     files.into_iter().map(|f| f.content).collect()
 }
 
-/// The struct definition of message `name` in `code`.
-fn definition<'c>(code: &'c str, name: &str) -> &'c str {
-    let start = code
-        .find(&format!("pub struct {name} {{"))
-        .unwrap_or_else(|| panic!("no struct {name}"));
-    let end = start + code[start..].find("\n}").expect("the struct's end");
-    &code[start..end]
-}
-
-fn recycles(code: &str, name: &str) -> bool {
-    definition(code, name).contains("Recycler")
+/// True if message `name` gets speed-mode code in `code`: no table.
+fn speed(code: &str, name: &str) -> bool {
+    assert!(code.contains(&format!("pub struct {name} {{")), "no struct {name}");
+    !code.contains(&format!("Tabled for {name} {{"))
 }
 
 #[test]
 fn a_small_run_is_speed_mode_unless_asked() {
     let code = golden(Builder::new());
-    assert!(recycles(&code, "User") && recycles(&code, "Address"));
+    assert!(speed(&code, "User") && speed(&code, "Address"));
     assert!(!code.contains("__private::compact"));
 
     let code = golden(Builder::new().mode(Mode::Size));
-    assert!(!recycles(&code, "User") && !recycles(&code, "Address"));
-    assert!(!code.contains("Recycler"));
+    assert!(!speed(&code, "User") && !speed(&code, "Address"));
 }
 
 #[test]
@@ -51,8 +44,8 @@ fn the_longest_prefix_picks_a_messages_mode() {
             .mode_for(".golden.Address", Mode::Size)
             .unwrap(),
     );
-    assert!(recycles(&code, "User"), "under .golden");
-    assert!(!recycles(&code, "Address"), ".golden.Address is longer");
+    assert!(speed(&code, "User"), "under .golden");
+    assert!(!speed(&code, "Address"), ".golden.Address is longer");
     // A prefix matches whole name segments only.
     let code = golden(
         Builder::new()
@@ -60,7 +53,7 @@ fn the_longest_prefix_picks_a_messages_mode() {
             .mode_for(".golden.Use", Mode::Speed)
             .unwrap(),
     );
-    assert!(!recycles(&code, "User"));
+    assert!(!speed(&code, "User"));
     assert!(Builder::new().mode_for("golden.User", Mode::Speed).is_err());
 }
 
@@ -81,16 +74,16 @@ fn a_run_of_a_hundred_messages_is_size_mode() {
             .into_iter()
             .map(|f| f.content)
             .collect();
-        assert_eq!(!recycles(&code, "M0"), size, "{n} messages");
+        assert_eq!(!speed(&code, "M0"), size, "{n} messages");
         // An explicit mode wins over the default.
-        let speed: String = Builder::new()
+        let forced: String = Builder::new()
             .mode(Mode::Speed)
             .generate(&[&file], &[&dir])
             .unwrap()
             .into_iter()
             .map(|f| f.content)
             .collect();
-        assert!(recycles(&speed, "M0"));
+        assert!(speed(&forced, "M0"));
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,7 +2,8 @@
 //! been decoded and cleared a few times, decoding the same shape again
 //! allocates nothing: strings and bytes in repeated, optional, oneof and map
 //! fields, nested messages at every depth (boxed or not, repeated, in oneofs,
-//! as map values), and as before packed vectors and singular strings. Views
+//! as map values), and as before packed vectors and singular strings. In size
+//! mode, repeated messages, strings and bytes too. Views
 //! allocate nothing either, `required` checks included where the view holds
 //! what they check.
 
@@ -84,6 +85,39 @@ fn repeated_strings_and_bytes_are_reused() {
         ..Default::default()
     };
     steady_state::<Lists>(&m.encode_to_vec());
+}
+
+#[test]
+fn size_mode_reuses_repeated_messages_strings_and_bytes() {
+    use fastrs_tests::fast_size::fastrs::test::{Lists, Scalars};
+    let inner = |s: &str| Scalars {
+        f_string: s.into(),
+        f_bytes: vec![7; 20],
+        f_int32: 4,
+        ..Default::default()
+    };
+    let m = Lists {
+        f_string: vec!["one".into(), "two".into(), "a longer third string".into()],
+        f_bytes: vec![vec![1, 2, 3], vec![], vec![9; 100]],
+        f_int64: vec![1, 2, 3],
+        f_message: vec![inner("first"), Scalars::default(), inner("a longer third message")],
+        ..Default::default()
+    };
+    steady_state::<Lists>(&m.encode_to_vec());
+    // Fewer messages than were kept, then more: each comes back cleared.
+    let fewer = Lists {
+        f_message: vec![Scalars {
+            f_int32: 9,
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let mut reused = Lists::decode(&m.encode_to_vec()).unwrap();
+    for bytes in [fewer.encode_to_vec(), m.encode_to_vec(), fewer.encode_to_vec()] {
+        reused.clear();
+        reused.fast_read(&bytes).unwrap();
+        assert_eq!(reused, Lists::decode(&bytes).unwrap());
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub(super) fn message(msg: &Message) -> TokenStream {
     let deprecated = msg.deprecated().then(|| quote!(#[deprecated]));
     let members = msg.order.iter().filter_map(|slot| types::struct_member(msg, slot));
     let unknown = &msg.unknown_fields;
-    let recycler = msg.strategy.reuse.then(|| {
+    let recycler = msg.has_recycler().then(|| {
         let recycle = &msg.recycle;
         quote! {
             /// Buffers `clear` kept for the next decode to fill; not part

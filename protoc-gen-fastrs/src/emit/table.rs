@@ -51,12 +51,16 @@ pub(super) fn tabled(msg: &Message) -> TokenStream {
     let index = by_number(&entries);
     let entries = entries.iter().map(|(_, e)| e);
     let unknown = &msg.unknown_fields;
+    let recycle = msg.has_recycler().then(|| {
+        let recycle = &msg.recycle;
+        quote!(, #recycle)
+    });
     let hooks = hooks(msg);
     quote! {
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for #ty {
             __fastrs::table::table! {
-                #ty, #unknown, [#(#index),*];
+                #ty, #unknown #recycle, [#(#index),*];
                 #(#entries)*
             }
             #hooks

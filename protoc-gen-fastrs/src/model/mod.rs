@@ -421,6 +421,12 @@ impl Kind {
     pub fn is_packable(&self) -> bool {
         matches!(self, Kind::Scalar(_) | Kind::Enum { .. })
     }
+
+    /// True for a message type whose table a table entry runs.
+    #[must_use]
+    pub fn is_tabled(&self) -> bool {
+        matches!(self, Kind::Message { tabled: true, .. })
+    }
 }
 
 impl Message {
@@ -428,6 +434,24 @@ impl Message {
     #[must_use]
     pub fn deprecated(&self) -> bool {
         self.options.deprecated()
+    }
+
+    /// True if the message has a `fastrs::Recycler` (its field `recycle`):
+    /// a message whose `clear` keeps values for reuse (`Strategy::reuse`),
+    /// or a message with a table and a repeated field whose values its
+    /// table keeps: messages whose type has a table, strings or bytes.
+    /// (Its table keeps its singular nested messages there too. A message
+    /// whose only such fields are singular gets none: an `Option<M>` holds
+    /// its message in place, so keeping it saves only the buffers inside,
+    /// and the field costs each message type's derives and drop code.)
+    #[must_use]
+    pub fn has_recycler(&self) -> bool {
+        self.strategy.reuse
+            || self.strategy.table
+                && self.fields.iter().any(|f| match &f.shape {
+                    Shape::Repeated { kind, .. } => kind.is_tabled() || kind.recycling() == Recycling::Buffer,
+                    _ => false,
+                })
     }
 
     /// True if `Debug` must hide a field's value (`debug_redact`), so the

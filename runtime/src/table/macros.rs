@@ -3,14 +3,15 @@
 //! `Message` methods that run it. Generated code reaches them as
 //! `__fastrs::table::table!` and `__fastrs::table::methods!`.
 
-/// The `const TABLE` of an `impl Tabled`: the message type and the name
-/// of its unknown-fields field, the entry index of each small field
-/// number (see [`Table`](crate::__private::table::Table)), then one entry
-/// per field number, in ascending order:
+/// The `const TABLE` of an `impl Tabled`: the message type, the names of
+/// its unknown-fields field and of its `Recycler` if it has one, the entry
+/// index of each small field number (see
+/// [`Table`](crate::__private::table::Table)), then one entry per field
+/// number, in ascending order:
 ///
 /// ```text
 /// __fastrs::table::table! {
-///     Order, unknown_fields, [0, 1, 0, 2];
+///     Order, unknown_fields, recycle, [0, 1, 0, 2];
 ///     0x0a id: Implicit<Str>;                  // tag, field: op
 ///     0x1a | 0x18 lines: Packed<Uint32>;       // tag | its other encoding's
 ///     0x22 => hooked;                          // a map (or a oneof member
@@ -78,7 +79,7 @@
 #[macro_export]
 macro_rules! __table {
     (
-        $msg:ident, $unknown:ident, [$($index:literal),* $(,)?];
+        $msg:ident, $unknown:ident $(, $recycle:ident)?, [$($index:literal),* $(,)?];
         $(
             $tag:literal $(| $alt:literal)? $(..= $last:literal)? $(=> $hook:ident)?
             $($field:ident $(= $variant:path)?: $op:ty)?;
@@ -87,6 +88,7 @@ macro_rules! __table {
         const TABLE: &'static $crate::__private::table::Table<Self> = {
             let _ = |m: &$msg| {
                 let _: *const $crate::UnknownFields = &raw const m.$unknown;
+                $(let _: *const $crate::Recycler = &raw const m.$recycle;)?
                 $($($crate::__table_entry!(@check m, $field $(= $variant)?: $op);)?)*
             };
             // SAFETY (each `FieldAt::offset`): the closure above checks
@@ -98,6 +100,9 @@ macro_rules! __table {
                 &[$($index),*],
                 unsafe { $crate::__private::table::FieldAt::offset(::core::mem::offset_of!($msg, $unknown)) },
             )
+            $(.recycled(unsafe {
+                $crate::__private::table::FieldAt::offset(::core::mem::offset_of!($msg, $recycle))
+            }))?
         };
     };
 }

@@ -21,12 +21,20 @@
 //! typed (`MemberAt::new`) before their types are erased. The
 //! interpreters turn an entry's offset into a pointer to its field;
 //! `field_mut` and `field_ref` make references of the fields the
-//! interpreters handle themselves, and the functions of a `FieldVt`,
-//! `Tab` or `MemberAt`, each made for one type, of the rest.
+//! interpreters handle themselves, `recycler` of the message's
+//! [`Recycler`], and the functions of a `FieldVt`, `Tab` or `MemberAt`,
+//! each made for one type, of the rest.
+//!
+//! A message with a recycler ([`Table::recycled`]) keeps what clearing
+//! takes out of its nested message fields and its repeated strings and
+//! bytes, each field's values in a slot of their own, and decoding reads
+//! into them again, as speed-mode code does. (Generated code gives a
+//! message a recycler if it has a repeated field of those.)
 #![allow(unsafe_code)]
 
 use core::marker::PhantomData;
 
+use crate::message::recycle::Recycler;
 use crate::wire::error::DecodeError;
 use crate::wire::reader::Reader;
 use crate::wire::unknown::UnknownFields;
@@ -355,6 +363,8 @@ impl<M: Tabled> HookVtOf for M {
 pub struct Table<M: 'static, E: ?Sized = [Entry<M>]> {
     by_number: &'static [u16],
     unknown: u32,
+    /// The offset of the message's [`Recycler`], or [`NO_RECYCLER`].
+    recycle: u32,
     _message: PhantomData<fn(M) -> M>,
     entries: E,
 }
@@ -395,11 +405,25 @@ impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
         Self {
             by_number,
             unknown: narrow(unknown.offset),
+            recycle: NO_RECYCLER,
             _message: PhantomData,
             entries,
         }
     }
+
+    /// The table, with the message's recycler at `recycle`: clearing then
+    /// keeps the values of the fields that can be kept (nested messages,
+    /// and repeated strings and bytes) in it, and decoding reads into
+    /// them again.
+    #[must_use]
+    pub const fn recycled(mut self, recycle: FieldAt<M, Recycler>) -> Self {
+        self.recycle = narrow(recycle.offset);
+        self
+    }
 }
+
+/// [`Table::recycle`] of a message without a recycler.
+const NO_RECYCLER: u32 = u32::MAX;
 
 /// Sets [`Raw::back`] on the last entry of each run of oneof members of
 /// more than one entry: the entries of a run are consecutive, from the one
@@ -470,7 +494,7 @@ pub fn clear<M: Tabled>(msg: &mut M) {
 }
 
 /// The field of type `T` at `offset` bytes into the message at `msg`: one
-/// of the two places an offset becomes a reference.
+/// of the three places an offset becomes a reference.
 ///
 /// # Safety
 /// `msg` points to a live, exclusively borrowed message, and `offset` is
@@ -482,7 +506,20 @@ unsafe fn field_mut<'m, T>(msg: *mut u8, offset: u32) -> &'m mut T {
     unsafe { &mut *msg.add(offset as usize).cast::<T>() }
 }
 
-/// [`field_mut`], shared: the other place an offset becomes a reference.
+/// The recycler of the message at `msg`, if its table has one: the third
+/// place an offset becomes a reference.
+///
+/// # Safety
+/// `msg` points to a live, exclusively borrowed message of the type
+/// `table` was made for, whose recycler nothing else borrows for `'m`.
+#[inline(always)]
+unsafe fn recycler<'m>(table: &Erased, msg: *mut u8) -> Option<&'m mut Recycler> {
+    // SAFETY: the caller's contract; a table's `recycle` is the offset of
+    // its message's `Recycler` (`Table::recycled`) unless `NO_RECYCLER`.
+    (table.recycle != NO_RECYCLER).then(|| unsafe { field_mut::<Recycler>(msg, table.recycle) })
+}
+
+/// [`field_mut`], shared: the last place an offset becomes a reference.
 ///
 /// # Safety
 /// `msg` points to a live message, and `offset` is the offset of one of

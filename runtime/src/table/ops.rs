@@ -10,6 +10,7 @@ use core::marker::PhantomData;
 use super::{erased, field_mut, Erased, Op, Tabled};
 use crate::codec::{self, Codec};
 use crate::message::enumeration::{Enum, EnumValue};
+use crate::message::recycle::{KeptType, Recycler, Reusable};
 use crate::outline::{Ops, PackedOps};
 use crate::wire;
 use crate::wire::error::DecodeError;
@@ -59,17 +60,37 @@ pub(super) enum Read {
     /// A singular value, through `merge_ool` or `merge_optional_ool`.
     Merge(unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32) -> Result<(), DecodeError>),
     /// One element of a repeated field, through `push_ool`.
-    Push(unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>),
+    Push(ErasedPush),
     /// A packable repeated field: `merge_packed_ool` for a packed run,
     /// `push_ool` for one element.
     Packable(
         unsafe fn(r: &mut Reader<'_>, field: *mut u8) -> Result<(), DecodeError>,
         unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>,
     ),
+    /// A repeated field of strings or bytes: one element, into a buffer
+    /// the message's recycler kept if it has one; and `keep`, which clears
+    /// the field into the recycler.
+    Buffers {
+        push: PushBuffer,
+        keep: unsafe fn(field: *mut u8, rec: &mut Recycler),
+    },
     /// A closed enum, which sends numbers it does not name to the message's
     /// unknown fields (at `unknown` bytes into it).
     Closed(unsafe fn(msg: *mut u8, field: u32, unknown: u32, r: &mut Reader<'_>, tag: u32) -> Result<(), DecodeError>),
 }
+
+/// [`Read::Push`]'s function, which reads one element (`push_fn`).
+pub(super) type ErasedPush =
+    unsafe fn(field: *mut u8, r: &mut Reader<'_>, depth: u32, tag: u32) -> Result<(), DecodeError>;
+
+/// [`Read::Buffers`]' function that reads one element.
+pub(super) type PushBuffer = unsafe fn(
+    field: *mut u8,
+    r: &mut Reader<'_>,
+    depth: u32,
+    tag: u32,
+    rec: Option<&mut Recycler>,
+) -> Result<(), DecodeError>;
 
 /// A field with implicit presence, or a message's singular field that is
 /// not an `Option`: `C::Value`.
@@ -195,16 +216,55 @@ unsafe impl<C: Ops> FieldOp for Optional<C> {
     });
 }
 
-// SAFETY: the functions handle a `Vec<C::Value>`.
-unsafe impl<C: Ops> FieldOp for Repeated<C> {
-    type Field = Vec<C::Value>;
-    const OP: Op = Op::Vt(&FieldVt {
-        read: Read::Push(push_fn::<C::Value>(C::push_ool)),
-        size: size_expanded::<C>,
-        write: write_expanded::<C>,
-        clear: clear_vec::<C::Value>,
-    });
+/// The impls of `FieldOp` for `Repeated<C>` of the codecs of messages,
+/// groups and shared bytes, whose values a recycler does not keep.
+macro_rules! repeated {
+    ($(impl[$($generics:tt)*] for $codec:ty;)*) => {
+        $(
+            // SAFETY: the functions handle a `Vec<C::Value>`.
+            unsafe impl<$($generics)*> FieldOp for Repeated<$codec> {
+                type Field = Vec<<$codec as Codec>::Value>;
+                const OP: Op = Op::Vt(&FieldVt {
+                    read: Read::Push(push_fn::<<$codec as Codec>::Value>(<$codec as Ops>::push_ool)),
+                    size: size_expanded::<$codec>,
+                    write: write_expanded::<$codec>,
+                    clear: clear_vec::<<$codec as Codec>::Value>,
+                });
+            }
+        )*
+    };
 }
+
+repeated!(
+    impl[M: crate::Message] for codec::Msg<M>;
+    impl[M: crate::Message, const NUMBER: u32] for codec::Group<M, NUMBER>;
+);
+#[cfg(feature = "bytes")]
+repeated!(impl[] for codec::SharedBytes;);
+
+/// The impls of `FieldOp` for `Repeated<C>` of the codecs of strings and
+/// bytes, whose buffers a recycler keeps.
+macro_rules! buffers {
+    ($($codec:ident),*) => {
+        $(
+            // SAFETY: the functions handle a `Vec<C::Value>`.
+            unsafe impl FieldOp for Repeated<codec::$codec> {
+                type Field = Vec<<codec::$codec as Codec>::Value>;
+                const OP: Op = Op::Vt(&FieldVt {
+                    read: Read::Buffers {
+                        push: push_buffer::<codec::$codec>,
+                        keep: keep_buffers::<<codec::$codec as Codec>::Value>,
+                    },
+                    size: size_expanded::<codec::$codec>,
+                    write: write_expanded::<codec::$codec>,
+                    clear: clear_vec::<<codec::$codec as Codec>::Value>,
+                });
+            }
+        )*
+    };
+}
+
+buffers!(Str, LaxStr, Bytes);
 
 // SAFETY: the functions handle a `Vec<C::Value>`.
 unsafe impl<C: PackedOps> FieldOp for Packed<C> {
@@ -318,26 +378,35 @@ impl core::fmt::Debug for MsgField {
 pub(super) enum Access {
     /// `Option<M>` or `Option<Box<M>>`.
     Optional {
+        /// `M`, as a recycler keeps the field's messages; none for a
+        /// `Box<M>`, which is not kept.
+        kept: Option<KeptType>,
         /// The held message, or null.
         get: unsafe fn(field: *const u8) -> *const u8,
-        /// The held message, a default one first if none.
-        get_or_default: unsafe fn(field: *mut u8) -> *mut u8,
-        /// Drops the held message.
-        clear: unsafe fn(field: *mut u8),
+        /// The held message; if none, first `kept` moved in if not null
+        /// (a kept `M`), else a default one.
+        get_or_default: unsafe fn(field: *mut u8, kept: *const u8) -> *mut u8,
+        /// Empties the field: drops the held message, or if `moved`, not
+        /// (it was moved out).
+        clear: unsafe fn(field: *mut u8, moved: bool),
     },
     /// A oneof member's `M` (or `Box<M>`), which the interpreters reach
     /// through its `MemberAt`: no functions of its own.
     Member,
     /// `Vec<M>`.
     Repeated {
+        /// `M`, as a recycler keeps the field's messages.
+        kept: KeptType,
         /// The first element and the number of them.
         elements: unsafe fn(field: *const u8) -> (*const u8, usize),
         /// `size_of::<M>()`: from one element to the next.
         stride: usize,
-        /// Appends a default message and gives it.
-        push: unsafe fn(field: *mut u8) -> *mut u8,
-        /// Empties the vector.
-        clear: unsafe fn(field: *mut u8),
+        /// Appends `kept` moved in if not null (a kept `M`), else a
+        /// default message, and gives it.
+        push: unsafe fn(field: *mut u8, kept: *const u8) -> *mut u8,
+        /// Empties the vector: drops its elements, or if `moved`, not
+        /// (they were moved out).
+        clear: unsafe fn(field: *mut u8, moved: bool),
     },
 }
 
@@ -349,9 +418,10 @@ unsafe impl<M: Tabled> FieldOp for Optional<Tab<M>> {
         name: M::FULL_NAME,
         footprint: M::FOOTPRINT,
         access: Access::Optional {
+            kept: Some(kept_type::<M>()),
             get: option_get::<M>,
             get_or_default: option_get_or_default::<M>,
-            clear: clear_none::<M>,
+            clear: option_clear::<M>,
         },
     });
 }
@@ -364,9 +434,10 @@ unsafe impl<M: Tabled> FieldOp for Optional<TabBox<M>> {
         name: M::FULL_NAME,
         footprint: <Box<M> as crate::Message>::FOOTPRINT,
         access: Access::Optional {
+            kept: None,
             get: boxed_get::<M>,
             get_or_default: boxed_get_or_default::<M>,
-            clear: clear_none::<Box<M>>,
+            clear: option_clear::<Box<M>>,
         },
     });
 }
@@ -379,10 +450,11 @@ unsafe impl<M: Tabled> FieldOp for Repeated<Tab<M>> {
         name: M::FULL_NAME,
         footprint: M::FOOTPRINT,
         access: Access::Repeated {
+            kept: kept_type::<M>(),
             elements: vec_elements::<M>,
             stride: core::mem::size_of::<M>(),
             push: vec_push::<M>,
-            clear: clear_vec::<M>,
+            clear: vec_clear::<M>,
         },
     });
 }
@@ -397,8 +469,14 @@ unsafe fn option_get<M>(field: *const u8) -> *const u8 {
     }
 }
 
-unsafe fn option_get_or_default<M: Default>(field: *mut u8) -> *mut u8 {
-    fill(unsafe { &mut *(field as *mut Option<M>) }, fresh::<M>) as *mut M as *mut u8
+unsafe fn option_get_or_default<M: Default>(field: *mut u8, kept: *const u8) -> *mut u8 {
+    let o = unsafe { &mut *(field as *mut Option<M>) };
+    if !kept.is_null() {
+        // SAFETY: the caller's contract: `o` holds nothing (a `None` owns
+        // nothing to drop), and `kept` is an `M`, moved out here.
+        unsafe { core::ptr::write(o, Some(core::ptr::read(kept as *const M))) };
+    }
+    fill(o, fresh::<M>) as *mut M as *mut u8
 }
 
 unsafe fn boxed_get<M>(field: *const u8) -> *const u8 {
@@ -408,8 +486,19 @@ unsafe fn boxed_get<M>(field: *const u8) -> *const u8 {
     }
 }
 
-unsafe fn boxed_get_or_default<M: Default>(field: *mut u8) -> *mut u8 {
+unsafe fn boxed_get_or_default<M: Default>(field: *mut u8, _kept: *const u8) -> *mut u8 {
     &mut **fill(unsafe { &mut *(field as *mut Option<Box<M>>) }, fresh_box::<M>) as *mut M as *mut u8
+}
+
+unsafe fn option_clear<T>(field: *mut u8, moved: bool) {
+    let o = unsafe { &mut *(field as *mut Option<T>) };
+    if moved {
+        // SAFETY: the caller moved the held value out. (The same
+        // `ptr::write` as `fill`'s, so no other function per type.)
+        unsafe { core::ptr::write(o, None) };
+    } else {
+        *o = None;
+    }
 }
 
 unsafe fn vec_elements<M>(field: *const u8) -> (*const u8, usize) {
@@ -417,12 +506,38 @@ unsafe fn vec_elements<M>(field: *const u8) -> (*const u8, usize) {
     (v.as_ptr() as *const u8, v.len())
 }
 
-unsafe fn vec_push<M: Default>(field: *mut u8) -> *mut u8 {
+unsafe fn vec_push<M: Default>(field: *mut u8, kept: *const u8) -> *mut u8 {
     let v = unsafe { &mut *(field as *mut Vec<M>) };
     let at = v.len();
-    v.push(fresh::<M>());
+    v.push(if kept.is_null() {
+        fresh::<M>()
+    } else {
+        // SAFETY: the caller's contract: a kept `M`, moved out here.
+        unsafe { core::ptr::read(kept as *const M) }
+    });
     // SAFETY: `at` is the index of the element just pushed.
     unsafe { v.as_mut_ptr().add(at) as *mut u8 }
+}
+
+unsafe fn vec_clear<M>(field: *mut u8, moved: bool) {
+    let v = unsafe { &mut *(field as *mut Vec<M>) };
+    if moved {
+        // SAFETY: the caller moved every element out.
+        unsafe { v.set_len(0) };
+    } else {
+        v.clear();
+    }
+}
+
+/// The [`KeptType`] of `T`.
+const fn kept_type<T: Send + Sync + 'static>() -> KeptType {
+    KeptType {
+        id: core::any::TypeId::of::<T>(),
+        size: core::mem::size_of::<T>(),
+        align: core::mem::align_of::<T>(),
+        // SAFETY: as in `merge_fn`, for `drop_in_place`'s `*mut T`.
+        drop: unsafe { core::mem::transmute::<unsafe fn(*mut T), unsafe fn(*mut u8)>(core::ptr::drop_in_place::<T>) },
+    }
 }
 
 /// `T::default()`, compiled once per type rather than inlined into each
@@ -476,12 +591,9 @@ pub(super) const fn merge_fn<T>(f: MergeFn<T>) -> unsafe fn(*mut u8, &mut Reader
 }
 
 /// `f` as a [`Read::Push`] function.
-#[allow(clippy::type_complexity)]
-const fn push_fn<T>(f: PushFn<T>) -> unsafe fn(*mut u8, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError> {
+const fn push_fn<T>(f: PushFn<T>) -> ErasedPush {
     // SAFETY: as in `merge_fn`.
-    unsafe {
-        core::mem::transmute::<PushFn<T>, unsafe fn(*mut u8, &mut Reader<'_>, u32, u32) -> Result<(), DecodeError>>(f)
-    }
+    unsafe { core::mem::transmute::<PushFn<T>, ErasedPush>(f) }
 }
 
 /// `f` as the packed function of a [`Read::Packable`].
@@ -552,6 +664,29 @@ unsafe fn clear_none<T>(field: *mut u8) {
 
 unsafe fn clear_vec<T>(field: *mut u8) {
     unsafe { &mut *(field as *mut Vec<T>) }.clear();
+}
+
+unsafe fn push_buffer<C: Ops<Value: Reusable>>(
+    field: *mut u8,
+    r: &mut Reader<'_>,
+    depth: u32,
+    tag: u32,
+    rec: Option<&mut Recycler>,
+) -> Result<(), DecodeError> {
+    let values = unsafe { &mut *(field as *mut Vec<C::Value>) };
+    match rec.and_then(Recycler::kept_buffer::<C::Value>) {
+        Some(mut v) => {
+            C::merge(&mut v, r, depth)?;
+            values.push(v);
+            Ok(())
+        }
+        // A new buffer of exactly the value's size.
+        None => C::push_ool(values, r, depth, tag),
+    }
+}
+
+unsafe fn keep_buffers<T: Reusable>(field: *mut u8, rec: &mut Recycler) {
+    rec.keep_all(unsafe { &mut *(field as *mut Vec<T>) });
 }
 
 // The closed enums' `Read::Closed` functions. SAFETY (each `field_mut`):

@@ -9,14 +9,16 @@
 
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::ptr;
 
 use super::member::MemberAt;
-use super::ops::{Access, MsgField, Read};
-use super::{field_mut, field_ref, Erased, Op, Raw};
+use super::ops::{Access, MsgField, PushBuffer, Read};
+use super::{field_mut, field_ref, recycler, Erased, Op, Raw};
 use crate::codec::{self, Codec};
 use crate::message::decode;
 use crate::message::lax_string::LaxString;
 use crate::message::options::DecodeOptions;
+use crate::message::recycle::Slot;
 use crate::wire;
 use crate::wire::error::{DecodeError, DecodeErrorKind};
 use crate::wire::reader::Reader;
@@ -141,6 +143,7 @@ pub unsafe fn merge(table: &Erased, msg: *mut u8, outer: &mut Reader<'_>, depth:
                 Op::Vt(vt) => through!(match vt.read {
                     Read::Merge(merge) => merge(field, outer, depth),
                     Read::Push(push) => each!(tag, push(field, outer, depth, tag)),
+                    Read::Buffers { push, .. } => merge_buffers(push, table, msg, field, outer, tag, depth),
                     Read::Packable(packed, push) => {
                         if tag & 7 == u32::from(wire::LEN) {
                             packed(outer, field)
@@ -150,11 +153,7 @@ pub unsafe fn merge(table: &Erased, msg: *mut u8, outer: &mut Reader<'_>, depth:
                     }
                     Read::Closed(read) => read(msg, e.offset, table.unknown, outer, tag),
                 }),
-                Op::Msg(m) => through!(match m.access {
-                    Access::Optional { get_or_default, .. } => merge_nested(m, get_or_default(field), outer, depth),
-                    Access::Repeated { push, .. } => each!(tag, merge_nested(m, push(field), outer, depth)),
-                    Access::Member => unreachable!("members are entries of their own"),
-                }),
+                Op::Msg(m) => through!(merge_message_field(m, table, msg, field, outer, tag, depth)),
                 Op::Hook(hooks) | Op::HookRead(hooks) => through!(each!(tag, (hooks.merge)(msg, outer, depth, tag))),
                 Op::Member(at) => through!(merge_value(at.value, (at.select)(msg), outer, depth)),
                 Op::CheckedUtf8 => through!(outer.skip_checked_utf8(tag, unknown()))
@@ -556,11 +555,7 @@ pub unsafe fn clear(table: &Erased, msg: *mut u8) {
                 Op::Str => field_mut::<String>(field, 0).clear(),
                 Op::LaxStr => field_mut::<LaxString>(field, 0).clear(),
                 Op::Bytes => field_mut::<Vec<u8>>(field, 0).clear(),
-                Op::Vt(vt) => (vt.clear)(field),
-                Op::Msg(m) => match m.access {
-                    Access::Optional { clear, .. } | Access::Repeated { clear, .. } => clear(field),
-                    Access::Member => {}
-                },
+                Op::Vt(_) | Op::Msg(_) => clear_field(e, table, msg, field),
                 Op::Hook(hooks) => (hooks.clear)(msg, e.tag),
                 Op::Member(at) => {
                     if let Some((_, hooks)) = at.run {
@@ -574,6 +569,62 @@ pub unsafe fn clear(table: &Erased, msg: *mut u8) {
     }
     // SAFETY: as in `merge`.
     unsafe { field_mut::<UnknownFields>(msg, table.unknown) }.clear();
+}
+
+/// Clears field `field` of the message at `msg`, which entry `e` (an
+/// [`Op::Vt`] or [`Op::Msg`]) handles: its values to the message's
+/// recycler if it has one and they are of a kind it keeps. Out of line,
+/// as `merge_buffers` is and for the same reason.
+///
+/// # Safety
+/// As [`clear`]: `field` is the field of `e`.
+#[inline(never)]
+unsafe fn clear_field(e: &Raw, table: &Erased, msg: *mut u8, field: *mut u8) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match e.op {
+            Op::Vt(vt) => match (&vt.read, recycler(table, msg)) {
+                (Read::Buffers { keep, .. }, Some(rec)) => keep(field, rec),
+                _ => (vt.clear)(field),
+            },
+            Op::Msg(m) => match &m.access {
+                Access::Optional { kept, get, clear, .. } => {
+                    let held = get(field);
+                    match kept.as_ref().zip(recycler(table, msg)).filter(|_| !held.is_null()) {
+                        Some((kept, rec)) => match rec.slot(e.tag, kept) {
+                            Some(slot) => {
+                                slot.keep_all(held, 1, kept.size);
+                                clear(field, true);
+                            }
+                            None => clear(field, false),
+                        },
+                        None => clear(field, false),
+                    }
+                }
+                Access::Repeated {
+                    kept,
+                    elements,
+                    stride,
+                    clear,
+                    ..
+                } => {
+                    let (first, n) = elements(field);
+                    match recycler(table, msg)
+                        .filter(|_| n > 0)
+                        .and_then(|rec| rec.slot(e.tag, kept))
+                    {
+                        Some(slot) => {
+                            slot.keep_all(first, n, *stride);
+                            clear(field, true);
+                        }
+                        None => clear(field, false),
+                    }
+                }
+                Access::Member => {}
+            },
+            _ => {}
+        }
+    }
 }
 
 /// [`Message::fast_read_partial`](crate::Message::fast_read_partial) of
@@ -674,6 +725,97 @@ unsafe fn merge_nested(m: &MsgField, msg: *mut u8, r: &mut Reader<'_>, depth: u3
     let merged = unsafe { merge((m.table)(), msg, &mut inner, depth) };
     r.absorb(&inner);
     merged.map_err(|e| e.within(m.name, inner.field()))
+}
+
+// The fields whose values a recycler keeps are read out of line, each
+// finding the message's recycler itself: in `merge`'s loop, LLVM found it
+// once before the loop, for every message (fastpb Number's decode: +13
+// instructions).
+
+/// Reads the record that `r` is at, and each next one of `tag`, into the
+/// repeated field of strings or bytes at `field` of the message at `msg`,
+/// through `push`.
+///
+/// # Safety
+/// As [`merge`]: `field` is a field of the message that `push` was made
+/// for.
+#[inline(never)]
+unsafe fn merge_buffers(
+    push: PushBuffer,
+    table: &Erased,
+    msg: *mut u8,
+    field: *mut u8,
+    r: &mut Reader<'_>,
+    tag: u32,
+    depth: u32,
+) -> Result<(), DecodeError> {
+    loop {
+        // SAFETY: the caller's contract.
+        let done = unsafe { push(field, r, depth, tag, recycler(table, msg)) };
+        if done.is_err() || !r.read_tag_if(tag) {
+            break done;
+        }
+    }
+}
+
+/// Reads the record that `r` is at into the message field at `field` of
+/// the message at `msg`, of `m`'s type (each next one of `tag` too, if
+/// repeated): if the field holds nothing, into a message that the
+/// message's recycler kept for it, cleared, if there is one.
+///
+/// # Safety
+/// As [`merge`]: `field` is a field of the message, of `m`'s type.
+#[inline(never)]
+unsafe fn merge_message_field(
+    m: &MsgField,
+    table: &Erased,
+    msg: *mut u8,
+    field: *mut u8,
+    r: &mut Reader<'_>,
+    tag: u32,
+    depth: u32,
+) -> Result<(), DecodeError> {
+    // SAFETY (each call): the caller's contract; a popped message is of
+    // the field's type (its slot is found by the type's id), moved into
+    // the field before the slot is used again, and cleared before it is
+    // read into.
+    unsafe {
+        match &m.access {
+            Access::Optional {
+                kept,
+                get,
+                get_or_default,
+                ..
+            } => {
+                let from = match (kept, recycler(table, msg)) {
+                    (Some(kept), Some(rec)) if get(field).is_null() => {
+                        rec.kept(tag, kept.id).map_or(ptr::null(), Slot::pop)
+                    }
+                    _ => ptr::null(),
+                };
+                let value = get_or_default(field, from);
+                if !from.is_null() {
+                    clear((m.table)(), value);
+                }
+                merge_nested(m, value, r, depth)
+            }
+            Access::Repeated { kept, push, .. } => {
+                let mut slot = recycler(table, msg).and_then(|rec| rec.kept(tag, kept.id));
+                loop {
+                    let from = slot.as_deref_mut().map_or(ptr::null(), Slot::pop);
+                    let value = push(field, from);
+                    if !from.is_null() {
+                        clear((m.table)(), value);
+                    }
+                    let merged = merge_nested(m, value, r, depth);
+                    if merged.is_err() || !r.read_tag_if(tag) {
+                        break merged;
+                    }
+                }
+            }
+            Access::Member => unreachable!("members are entries of their own"),
+        }
+    }
 }
 
 /// The size of the message at `msg`, of `m`'s type, with its length.

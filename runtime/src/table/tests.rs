@@ -655,3 +655,144 @@ fn runs_are_marked_at_their_last_entry() {
     let backs: Vec<u16> = super::erased::<Pick>().entries.iter().map(|e| e.back).collect();
     assert_eq!(backs, [0, 0, 0, 0, 3, 0, 0, 1]);
 }
+
+/// A message with a recycler: every kind of field whose values its table
+/// keeps (and a boxed message, which it does not), as size-mode code
+/// writes it.
+#[derive(Default, Debug)]
+struct Kept {
+    texts: Vec<String>,
+    blobs: Vec<Vec<u8>>,
+    laxes: Vec<LaxString>,
+    items: Vec<Inner>,
+    one: Option<Inner>,
+    boxed: Option<Box<Inner>>,
+    unknown: UnknownFields,
+    recycle: crate::Recycler,
+}
+
+impl crate::Message for Kept {
+    const FULL_NAME: &'static str = "test.Kept";
+    crate::__table_methods!(unknown);
+}
+
+impl Tabled for Kept {
+    crate::__table! {
+        Kept, unknown, recycle, [0, 1, 2, 3, 4, 5, 6];
+        0x0a texts: Repeated<codec::Str>;
+        0x12 blobs: Repeated<codec::Bytes>;
+        0x1a laxes: Repeated<codec::LaxStr>;
+        0x22 items: Repeated<Tab<Inner>>;
+        0x2a one: Optional<Tab<Inner>>;
+        0x32 boxed: Optional<TabBox<Inner>>;
+    }
+}
+
+/// An `Inner` with `value` and `extra`, encoded.
+fn inner(value: u64, extra: Option<u64>) -> Vec<u8> {
+    let mut b = Vec::new();
+    field_varint(1, value, &mut b);
+    if let Some(extra) = extra {
+        field_varint(3, extra, &mut b);
+    }
+    b
+}
+
+/// A `Kept` of `n` items and texts, and each other field once; the items'
+/// `extra` only if `extra`.
+fn kept_input(n: u64, extra: bool) -> Vec<u8> {
+    let mut b = Vec::new();
+    for i in 0..n {
+        field_bytes(1, format!("text {i}").as_bytes(), &mut b);
+    }
+    field_bytes(2, &[1, 2], &mut b);
+    field_bytes(3, &[b'a', 0xff], &mut b);
+    for i in 0..n {
+        field_bytes(4, &inner(i + 1, extra.then_some(i + 10)), &mut b);
+    }
+    field_bytes(5, &inner(7, Some(8)), &mut b);
+    field_bytes(6, &inner(9, None), &mut b);
+    b
+}
+
+/// What a `Kept` holds, without its recycler, as text.
+fn held(k: &Kept) -> String {
+    let laxes: Vec<&[u8]> = k.laxes.iter().map(|l| l.as_bytes()).collect();
+    let items: Vec<(i32, i64)> = k.items.iter().map(|i| (i.value, i.extra)).collect();
+    let one = k.one.as_ref().map(|i| (i.value, i.extra));
+    let boxed = k.boxed.as_ref().map(|i| (i.value, i.extra));
+    format!("{:?} {:?} {laxes:?} {items:?} {one:?} {boxed:?}", k.texts, k.blobs)
+}
+
+fn fresh_kept(input: &[u8]) -> Kept {
+    let mut k = Kept::default();
+    merge(&mut k, &mut Reader::new(input), 100).unwrap();
+    k
+}
+
+#[test]
+fn clear_keeps_values_that_decoding_reads_into_again() {
+    let input = kept_input(3, true);
+    let mut k = fresh_kept(&input);
+    let mut texts: Vec<*const u8> = k.texts.iter().map(|t| t.as_ptr()).collect();
+    let items = k.items.as_ptr();
+    clear(&mut k);
+    assert!(k.texts.is_empty() && k.blobs.is_empty() && k.laxes.is_empty() && k.items.is_empty());
+    assert!(k.one.is_none() && k.boxed.is_none());
+    assert!(encode_kept(&k).is_empty());
+
+    merge(&mut k, &mut Reader::new(&input), 100).unwrap();
+    assert_eq!(held(&k), held(&fresh_kept(&input)));
+    // The same buffers, read into again.
+    let mut again: Vec<*const u8> = k.texts.iter().map(|t| t.as_ptr()).collect();
+    texts.sort();
+    again.sort();
+    assert_eq!(texts, again);
+    assert_eq!(k.items.as_ptr(), items);
+}
+
+#[test]
+fn kept_messages_are_cleared_before_they_are_read_into() {
+    let mut k = fresh_kept(&kept_input(3, true));
+    clear(&mut k);
+    // Fewer items than kept, without `extra`: none of the old values stay.
+    let fewer = kept_input(2, false);
+    merge(&mut k, &mut Reader::new(&fewer), 100).unwrap();
+    assert_eq!(held(&k), held(&fresh_kept(&fewer)));
+    // More items than kept, and items apart (another field between).
+    clear(&mut k);
+    let mut more = kept_input(4, true);
+    field_bytes(1, b"between", &mut more);
+    field_bytes(4, &inner(40, None), &mut more);
+    merge(&mut k, &mut Reader::new(&more), 100).unwrap();
+    assert_eq!(held(&k), held(&fresh_kept(&more)));
+    assert_eq!(k.items.len(), 5);
+    // Over and over, the same.
+    for _ in 0..3 {
+        clear(&mut k);
+        merge(&mut k, &mut Reader::new(&fewer), 100).unwrap();
+        assert_eq!(held(&k), held(&fresh_kept(&fewer)));
+    }
+}
+
+#[test]
+fn a_failed_decode_into_kept_messages_clears_and_decodes_again() {
+    let mut k = fresh_kept(&kept_input(3, true));
+    clear(&mut k);
+    let mut bad = Vec::new();
+    field_bytes(4, &inner(1, None), &mut bad);
+    field_bytes(4, &[0x08], &mut bad); // a varint cut short
+    assert!(merge(&mut k, &mut Reader::new(&bad), 100).is_err());
+    clear(&mut k);
+    let input = kept_input(3, false);
+    merge(&mut k, &mut Reader::new(&input), 100).unwrap();
+    assert_eq!(held(&k), held(&fresh_kept(&input)));
+}
+
+fn encode_kept(k: &Kept) -> Vec<u8> {
+    let mut out = vec![0; size(k)];
+    let mut w = Writer::new(&mut out);
+    write_backward(k, &mut w);
+    assert_eq!(w.remaining(), 0);
+    out
+}

@@ -264,6 +264,9 @@ pub struct Metadata {
     pub entry: ::fastrs::alloc::vec::Vec<MetadataEntry>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Metadata {
@@ -273,7 +276,7 @@ impl ::fastrs::Message for Metadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Metadata {
     __fastrs::table::table! {
-        Metadata, unknown_fields, [0, 1];
+        Metadata, unknown_fields, recycle, [0, 1];
         0x0a entry: __fastrs::Repeated<__fastrs::Tab<MetadataEntry>>;
     }
 }

@@ -23,6 +23,9 @@ pub struct Channel {
     pub socket_ref: ::fastrs::alloc::vec::Vec<SocketRef>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Channel {
@@ -32,7 +35,7 @@ impl ::fastrs::Message for Channel {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Channel {
     __fastrs::table::table! {
-        Channel, unknown_fields, [0, 1, 2, 3, 4, 5];
+        Channel, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
         0x0a r#ref: __fastrs::Optional<__fastrs::Tab<ChannelRef>>;
         0x12 data: __fastrs::Optional<__fastrs::Tab<ChannelData>>;
         0x1a channel_ref: __fastrs::Repeated<__fastrs::Tab<ChannelRef>>;
@@ -61,6 +64,9 @@ pub struct Subchannel {
     pub socket_ref: ::fastrs::alloc::vec::Vec<SocketRef>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Subchannel {
@@ -70,7 +76,7 @@ impl ::fastrs::Message for Subchannel {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Subchannel {
     __fastrs::table::table! {
-        Subchannel, unknown_fields, [0, 1, 2, 3, 4, 5];
+        Subchannel, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
         0x0a r#ref: __fastrs::Optional<__fastrs::Tab<SubchannelRef>>;
         0x12 data: __fastrs::Optional<__fastrs::Tab<ChannelData>>;
         0x1a channel_ref: __fastrs::Repeated<__fastrs::Tab<ChannelRef>>;
@@ -317,6 +323,9 @@ pub struct ChannelTrace {
     pub events: ::fastrs::alloc::vec::Vec<ChannelTraceEvent>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelTrace {
@@ -326,7 +335,7 @@ impl ::fastrs::Message for ChannelTrace {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelTrace {
     __fastrs::table::table! {
-        ChannelTrace, unknown_fields, [0, 1, 2, 3];
+        ChannelTrace, unknown_fields, recycle, [0, 1, 2, 3];
         0x08 num_events_logged: __fastrs::Implicit<__fastrs::Int64>;
         0x12 creation_timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x1a events: __fastrs::Repeated<__fastrs::Tab<ChannelTraceEvent>>;
@@ -437,6 +446,9 @@ pub struct Server {
     pub listen_socket: ::fastrs::alloc::vec::Vec<SocketRef>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Server {
@@ -446,7 +458,7 @@ impl ::fastrs::Message for Server {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Server {
     __fastrs::table::table! {
-        Server, unknown_fields, [0, 1, 2, 3];
+        Server, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a r#ref: __fastrs::Optional<__fastrs::Tab<ServerRef>>;
         0x12 data: __fastrs::Optional<__fastrs::Tab<ServerData>>;
         0x1a listen_socket: __fastrs::Repeated<__fastrs::Tab<SocketRef>>;
@@ -586,6 +598,9 @@ pub struct SocketData {
     pub peer_max_concurrent_streams: u32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SocketData {
@@ -595,7 +610,7 @@ impl ::fastrs::Message for SocketData {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketData {
     __fastrs::table::table! {
-        SocketData, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+        SocketData, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
         0x08 streams_started: __fastrs::Implicit<__fastrs::Int64>;
         0x10 streams_succeeded: __fastrs::Implicit<__fastrs::Int64>;
         0x18 streams_failed: __fastrs::Implicit<__fastrs::Int64>;
@@ -1031,6 +1046,9 @@ pub struct GetTopChannelsResponse {
     pub end: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetTopChannelsResponse {
@@ -1040,7 +1058,7 @@ impl ::fastrs::Message for GetTopChannelsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetTopChannelsResponse {
     __fastrs::table::table! {
-        GetTopChannelsResponse, unknown_fields, [0, 1, 2];
+        GetTopChannelsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a channel: __fastrs::Repeated<__fastrs::Tab<Channel>>;
         0x10 end: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -1085,6 +1103,9 @@ pub struct GetServersResponse {
     pub end: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServersResponse {
@@ -1094,7 +1115,7 @@ impl ::fastrs::Message for GetServersResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServersResponse {
     __fastrs::table::table! {
-        GetServersResponse, unknown_fields, [0, 1, 2];
+        GetServersResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a server: __fastrs::Repeated<__fastrs::Tab<Server>>;
         0x10 end: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -1180,6 +1201,9 @@ pub struct GetServerSocketsResponse {
     pub end: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetServerSocketsResponse {
@@ -1189,7 +1213,7 @@ impl ::fastrs::Message for GetServerSocketsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServerSocketsResponse {
     __fastrs::table::table! {
-        GetServerSocketsResponse, unknown_fields, [0, 1, 2];
+        GetServerSocketsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a socket_ref: __fastrs::Repeated<__fastrs::Tab<SocketRef>>;
         0x10 end: __fastrs::Implicit<__fastrs::Bool>;
     }

@@ -28,6 +28,9 @@ pub struct Histogram {
     pub buckets: ::fastrs::alloc::vec::Vec<Bucket>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Histogram {
@@ -37,7 +40,7 @@ impl ::fastrs::Message for Histogram {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Histogram {
     __fastrs::table::table! {
-        Histogram, unknown_fields, [0, 1];
+        Histogram, unknown_fields, recycle, [0, 1];
         0x0a buckets: __fastrs::Repeated<__fastrs::Tab<Bucket>>;
     }
 }
@@ -89,6 +92,9 @@ pub struct Stats {
     pub metrics: ::fastrs::alloc::vec::Vec<Metric>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Stats {
@@ -98,7 +104,7 @@ impl ::fastrs::Message for Stats {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Stats {
     __fastrs::table::table! {
-        Stats, unknown_fields, [0, 1];
+        Stats, unknown_fields, recycle, [0, 1];
         0x0a metrics: __fastrs::Repeated<__fastrs::Tab<Metric>>;
     }
 }

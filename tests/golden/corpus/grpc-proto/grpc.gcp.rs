@@ -274,6 +274,9 @@ pub struct StartClientHandshakeReq {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartClientHandshakeReq {
@@ -283,7 +286,8 @@ impl ::fastrs::Message for StartClientHandshakeReq {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartClientHandshakeReq {
     __fastrs::table::table! {
-        StartClientHandshakeReq, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        StartClientHandshakeReq, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+            12];
         0x08 handshake_security_protocol: __fastrs::Implicit<__fastrs::OpenEnum<HandshakeProtocol>>;
         0x12 application_protocols: __fastrs::Repeated<__fastrs::Str>;
         0x1a record_protocols: __fastrs::Repeated<__fastrs::Str>;
@@ -335,6 +339,9 @@ pub struct ServerHandshakeParameters {
     pub token: ::core::option::Option<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerHandshakeParameters {
@@ -344,7 +351,7 @@ impl ::fastrs::Message for ServerHandshakeParameters {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerHandshakeParameters {
     __fastrs::table::table! {
-        ServerHandshakeParameters, unknown_fields, [0, 1, 2, 3];
+        ServerHandshakeParameters, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a record_protocols: __fastrs::Repeated<__fastrs::Str>;
         0x12 local_identities: __fastrs::Repeated<__fastrs::Tab<Identity>>;
         0x1a token: __fastrs::Optional<__fastrs::Str>;
@@ -402,6 +409,9 @@ pub struct StartServerHandshakeReq {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartServerHandshakeReq {
@@ -411,7 +421,7 @@ impl ::fastrs::Message for StartServerHandshakeReq {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartServerHandshakeReq {
     __fastrs::table::table! {
-        StartServerHandshakeReq, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        StartServerHandshakeReq, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a application_protocols: __fastrs::Repeated<__fastrs::Str>;
         0x12 => hooked;
         0x1a in_bytes: __fastrs::Implicit<__fastrs::Bytes>;
@@ -713,6 +723,9 @@ pub struct TransportProtocolPreferences {
     pub transport_protocol: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TransportProtocolPreferences {
@@ -722,7 +735,7 @@ impl ::fastrs::Message for TransportProtocolPreferences {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TransportProtocolPreferences {
     __fastrs::table::table! {
-        TransportProtocolPreferences, unknown_fields, [0, 1];
+        TransportProtocolPreferences, unknown_fields, recycle, [0, 1];
         0x0a transport_protocol: __fastrs::Repeated<__fastrs::Str>;
     }
 }

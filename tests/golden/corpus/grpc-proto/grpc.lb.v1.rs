@@ -117,6 +117,9 @@ pub struct ClientStats {
     pub calls_finished_with_drop: ::fastrs::alloc::vec::Vec<ClientStatsPerToken>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStats {
@@ -126,7 +129,7 @@ impl ::fastrs::Message for ClientStats {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStats {
     __fastrs::table::table! {
-        ClientStats, unknown_fields, [0, 1, 2, 3, 0, 0, 4, 5, 6];
+        ClientStats, unknown_fields, recycle, [0, 1, 2, 3, 0, 0, 4, 5, 6];
         0x0a timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x10 num_calls_started: __fastrs::Implicit<__fastrs::Int64>;
         0x18 num_calls_finished: __fastrs::Implicit<__fastrs::Int64>;
@@ -240,6 +243,9 @@ pub struct ServerList {
     pub servers: ::fastrs::alloc::vec::Vec<Server>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerList {
@@ -249,7 +255,7 @@ impl ::fastrs::Message for ServerList {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerList {
     __fastrs::table::table! {
-        ServerList, unknown_fields, [0, 1];
+        ServerList, unknown_fields, recycle, [0, 1];
         0x0a servers: __fastrs::Repeated<__fastrs::Tab<Server>>;
     }
 }
@@ -354,6 +360,9 @@ pub struct LoadReportResponse {
     pub load: ::fastrs::alloc::vec::Vec<Load>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadReportResponse {
@@ -363,7 +372,7 @@ impl ::fastrs::Message for LoadReportResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadReportResponse {
     __fastrs::table::table! {
-        LoadReportResponse, unknown_fields, [0, 1, 2, 3];
+        LoadReportResponse, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a initial_response: __fastrs::Optional<__fastrs::Tab<InitialLoadReportResponse>>;
         0x12 load_balancing_feedback: __fastrs::Optional<__fastrs::Tab<LoadBalancingFeedback>>;
         0x1a load: __fastrs::Repeated<__fastrs::Tab<Load>>;
@@ -519,6 +528,9 @@ pub struct Load {
     pub num_calls_finished_with_server_error: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Load {
@@ -528,7 +540,7 @@ impl ::fastrs::Message for Load {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Load {
     __fastrs::table::table! {
-        Load, unknown_fields, [0, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+        Load, unknown_fields, recycle, [0, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
         0x0a load_balance_tag: __fastrs::Implicit<__fastrs::Str>;
         0x1a user_id: __fastrs::Implicit<__fastrs::Str>;
         0x20 num_calls_started: __fastrs::Implicit<__fastrs::Int64>;

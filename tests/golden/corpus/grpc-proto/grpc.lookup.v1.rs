@@ -152,6 +152,9 @@ pub struct RouteLookupResponse {
     pub extensions: ::fastrs::alloc::vec::Vec<::fastrs::well_known::Any>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupResponse {
@@ -161,7 +164,7 @@ impl ::fastrs::Message for RouteLookupResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupResponse {
     __fastrs::table::table! {
-        RouteLookupResponse, unknown_fields, [0, 0, 1, 2, 3];
+        RouteLookupResponse, unknown_fields, recycle, [0, 0, 1, 2, 3];
         0x12 header_data: __fastrs::Implicit<__fastrs::Str>;
         0x1a targets: __fastrs::Repeated<__fastrs::Str>;
         0x22 extensions: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>;
@@ -186,6 +189,9 @@ pub struct NameMatcher {
     pub required_match: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NameMatcher {
@@ -195,7 +201,7 @@ impl ::fastrs::Message for NameMatcher {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NameMatcher {
     __fastrs::table::table! {
-        NameMatcher, unknown_fields, [0, 1, 2, 3];
+        NameMatcher, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a key: __fastrs::Implicit<__fastrs::Str>;
         0x12 names: __fastrs::Repeated<__fastrs::Str>;
         0x18 required_match: __fastrs::Implicit<__fastrs::Bool>;
@@ -220,6 +226,9 @@ pub struct GrpcKeyBuilder {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GrpcKeyBuilder {
@@ -229,7 +238,7 @@ impl ::fastrs::Message for GrpcKeyBuilder {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GrpcKeyBuilder {
     __fastrs::table::table! {
-        GrpcKeyBuilder, unknown_fields, [0, 1, 2, 3, 4];
+        GrpcKeyBuilder, unknown_fields, recycle, [0, 1, 2, 3, 4];
         0x0a names: __fastrs::Repeated<__fastrs::Tab<grpc_key_builder::Name>>;
         0x12 headers: __fastrs::Repeated<__fastrs::Tab<NameMatcher>>;
         0x1a extra_keys: __fastrs::Optional<__fastrs::Tab<grpc_key_builder::ExtraKeys>>;
@@ -430,6 +439,9 @@ pub struct HttpKeyBuilder {
     pub method: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HttpKeyBuilder {
@@ -439,7 +451,7 @@ impl ::fastrs::Message for HttpKeyBuilder {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HttpKeyBuilder {
     __fastrs::table::table! {
-        HttpKeyBuilder, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        HttpKeyBuilder, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6];
         0x0a host_patterns: __fastrs::Repeated<__fastrs::Str>;
         0x12 path_patterns: __fastrs::Repeated<__fastrs::Str>;
         0x1a query_parameters: __fastrs::Repeated<__fastrs::Tab<NameMatcher>>;
@@ -551,6 +563,9 @@ pub struct RouteLookupConfig {
     pub default_target: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RouteLookupConfig {
@@ -560,7 +575,7 @@ impl ::fastrs::Message for RouteLookupConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupConfig {
     __fastrs::table::table! {
-        RouteLookupConfig, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        RouteLookupConfig, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         0x0a http_keybuilders: __fastrs::Repeated<__fastrs::Tab<HttpKeyBuilder>>;
         0x12 grpc_keybuilders: __fastrs::Repeated<__fastrs::Tab<GrpcKeyBuilder>>;
         0x1a lookup_service: __fastrs::Implicit<__fastrs::Str>;

@@ -201,6 +201,9 @@ pub struct FileDescriptorResponse {
     pub file_descriptor_proto: ::fastrs::alloc::vec::Vec<::fastrs::alloc::vec::Vec<u8>>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for FileDescriptorResponse {
@@ -210,7 +213,7 @@ impl ::fastrs::Message for FileDescriptorResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FileDescriptorResponse {
     __fastrs::table::table! {
-        FileDescriptorResponse, unknown_fields, [0, 1];
+        FileDescriptorResponse, unknown_fields, recycle, [0, 1];
         0x0a file_descriptor_proto: __fastrs::Repeated<__fastrs::Bytes>;
     }
 }
@@ -246,6 +249,9 @@ pub struct ListServiceResponse {
     pub service: ::fastrs::alloc::vec::Vec<ServiceResponse>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListServiceResponse {
@@ -255,7 +261,7 @@ impl ::fastrs::Message for ListServiceResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListServiceResponse {
     __fastrs::table::table! {
-        ListServiceResponse, unknown_fields, [0, 1];
+        ListServiceResponse, unknown_fields, recycle, [0, 1];
         0x0a service: __fastrs::Repeated<__fastrs::Tab<ServiceResponse>>;
     }
 }

@@ -187,6 +187,9 @@ pub struct ClientConfig {
     pub client_processes: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientConfig {
@@ -196,8 +199,8 @@ impl ::fastrs::Message for ClientConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientConfig {
     __fastrs::table::table! {
-        ClientConfig, unknown_fields, [0, 1, 2, 3, 4, 5, 0, 6, 7, 0, 8, 9, 10, 11, 12, 13, 14, 15,
-            16, 17, 18, 19];
+        ClientConfig, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 0, 6, 7, 0, 8, 9, 10, 11, 12, 13,
+            14, 15, 16, 17, 18, 19];
         0x0a server_targets: __fastrs::Repeated<__fastrs::Str>;
         0x10 client_type: __fastrs::Implicit<__fastrs::OpenEnum<ClientType>>;
         0x1a security_params: __fastrs::Optional<__fastrs::Tab<SecurityParams>>;
@@ -326,6 +329,9 @@ pub struct ServerConfig {
     pub channel_args: ::fastrs::alloc::vec::Vec<ChannelArg>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerConfig {
@@ -335,8 +341,8 @@ impl ::fastrs::Message for ServerConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerConfig {
     __fastrs::table::table! {
-        ServerConfig, unknown_fields, [0, 1, 2, 0, 3, 0, 0, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0, 0, 0, 0,
-            0, 10];
+        ServerConfig, unknown_fields, recycle, [0, 1, 2, 0, 3, 0, 0, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0,
+            0, 0, 0, 0, 10];
         0x08 server_type: __fastrs::Implicit<__fastrs::OpenEnum<ServerType>>;
         0x12 security_params: __fastrs::Optional<__fastrs::Tab<SecurityParams>>;
         0x20 port: __fastrs::Implicit<__fastrs::Int32>;
@@ -514,6 +520,9 @@ pub struct Scenarios {
     pub scenarios: ::fastrs::alloc::vec::Vec<Scenario>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Scenarios {
@@ -523,7 +532,7 @@ impl ::fastrs::Message for Scenarios {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Scenarios {
     __fastrs::table::table! {
-        Scenarios, unknown_fields, [0, 1];
+        Scenarios, unknown_fields, recycle, [0, 1];
         0x0a scenarios: __fastrs::Repeated<__fastrs::Tab<Scenario>>;
     }
 }
@@ -625,6 +634,9 @@ pub struct ScenarioResult {
     pub request_results: ::fastrs::alloc::vec::Vec<RequestResultCount>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScenarioResult {
@@ -634,7 +646,7 @@ impl ::fastrs::Message for ScenarioResult {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScenarioResult {
     __fastrs::table::table! {
-        ScenarioResult, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        ScenarioResult, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         0x0a scenario: __fastrs::Optional<__fastrs::Tab<Scenario>>;
         0x12 latencies: __fastrs::Optional<__fastrs::Tab<HistogramData>>;
         0x1a client_stats: __fastrs::Repeated<__fastrs::Tab<ClientStats>>;
@@ -925,6 +937,9 @@ pub struct StreamingOutputCallRequest {
     pub orca_oob_report: ::core::option::Option<TestOrcaReport>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StreamingOutputCallRequest {
@@ -934,7 +949,7 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StreamingOutputCallRequest {
     __fastrs::table::table! {
-        StreamingOutputCallRequest, unknown_fields, [0, 1, 2, 3, 0, 0, 0, 4, 5];
+        StreamingOutputCallRequest, unknown_fields, recycle, [0, 1, 2, 3, 0, 0, 0, 4, 5];
         0x08 response_type: __fastrs::Implicit<__fastrs::OpenEnum<PayloadType>>;
         0x12 response_parameters: __fastrs::Repeated<__fastrs::Tab<ResponseParameters>>;
         0x1a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
@@ -1020,6 +1035,9 @@ pub struct LoadBalancerStatsRequest {
     pub metadata_keys: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for LoadBalancerStatsRequest {
@@ -1029,7 +1047,7 @@ impl ::fastrs::Message for LoadBalancerStatsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancerStatsRequest {
     __fastrs::table::table! {
-        LoadBalancerStatsRequest, unknown_fields, [0, 1, 2, 3];
+        LoadBalancerStatsRequest, unknown_fields, recycle, [0, 1, 2, 3];
         0x08 num_rpcs: __fastrs::Implicit<__fastrs::Int32>;
         0x10 timeout_sec: __fastrs::Implicit<__fastrs::Int32>;
         0x1a metadata_keys: __fastrs::Repeated<__fastrs::Str>;
@@ -1229,6 +1247,9 @@ pub mod load_balancer_stats_response {
         pub metadata: ::fastrs::alloc::vec::Vec<MetadataEntry>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for RpcMetadata {
@@ -1238,7 +1259,7 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for RpcMetadata {
         __fastrs::table::table! {
-            RpcMetadata, unknown_fields, [0, 1];
+            RpcMetadata, unknown_fields, recycle, [0, 1];
             0x0a metadata: __fastrs::Repeated<__fastrs::Tab<MetadataEntry>>;
         }
     }
@@ -1248,6 +1269,9 @@ pub mod load_balancer_stats_response {
         pub rpc_metadata: ::fastrs::alloc::vec::Vec<RpcMetadata>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for MetadataByPeer {
@@ -1257,7 +1281,7 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for MetadataByPeer {
         __fastrs::table::table! {
-            MetadataByPeer, unknown_fields, [0, 1];
+            MetadataByPeer, unknown_fields, recycle, [0, 1];
             0x0a rpc_metadata: __fastrs::Repeated<__fastrs::Tab<RpcMetadata>>;
         }
     }
@@ -1697,6 +1721,9 @@ pub struct ClientConfigureRequest {
     pub timeout_sec: i32,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientConfigureRequest {
@@ -1706,7 +1733,7 @@ impl ::fastrs::Message for ClientConfigureRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientConfigureRequest {
     __fastrs::table::table! {
-        ClientConfigureRequest, unknown_fields, [0, 1, 2, 3];
+        ClientConfigureRequest, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a | 0x08 types: __fastrs::Packed<__fastrs::OpenEnum<client_configure_request::RpcType>>;
         0x12 metadata: __fastrs::Repeated<__fastrs::Tab<client_configure_request::Metadata>>;
         0x18 timeout_sec: __fastrs::Implicit<__fastrs::Int32>;
@@ -2274,6 +2301,9 @@ pub struct ClientStats {
     pub core_stats: ::core::option::Option<super::core::Stats>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ClientStats {
@@ -2283,7 +2313,7 @@ impl ::fastrs::Message for ClientStats {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStats {
     __fastrs::table::table! {
-        ClientStats, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        ClientStats, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
         0x0a latencies: __fastrs::Optional<__fastrs::Tab<HistogramData>>;
         0x11 time_elapsed: __fastrs::Implicit<__fastrs::Double>;
         0x19 time_user: __fastrs::Implicit<__fastrs::Double>;

@@ -32,6 +32,9 @@ pub struct StopOnRequestResponse {
     pub filters: ::fastrs::alloc::vec::Vec<stop_on_request_response::ResourceFilter>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StopOnRequestResponse {
@@ -41,7 +44,7 @@ impl ::fastrs::Message for StopOnRequestResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StopOnRequestResponse {
     __fastrs::table::table! {
-        StopOnRequestResponse, unknown_fields, [0, 1];
+        StopOnRequestResponse, unknown_fields, recycle, [0, 1];
         0x0a filters: __fastrs::Repeated<__fastrs::Tab<stop_on_request_response::ResourceFilter>>;
     }
 }
@@ -75,6 +78,9 @@ pub struct SetResourcesRequest {
     pub resources: ::fastrs::alloc::vec::Vec<set_resources_request::ResourceToSet>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SetResourcesRequest {
@@ -84,7 +90,7 @@ impl ::fastrs::Message for SetResourcesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetResourcesRequest {
     __fastrs::table::table! {
-        SetResourcesRequest, unknown_fields, [0, 1];
+        SetResourcesRequest, unknown_fields, recycle, [0, 1];
         0x0a resources: __fastrs::Repeated<__fastrs::Tab<set_resources_request::ResourceToSet>>;
     }
 }

@@ -21,6 +21,9 @@ pub struct Http {
     pub fully_decode_reserved_expansion: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Http {
@@ -30,7 +33,7 @@ impl ::fastrs::Message for Http {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Http {
     __fastrs::table::table! {
-        Http, unknown_fields, [0, 1, 2];
+        Http, unknown_fields, recycle, [0, 1, 2];
         0x0a rules: __fastrs::Repeated<__fastrs::Tab<HttpRule>>;
         0x10 fully_decode_reserved_expansion: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -338,6 +341,9 @@ pub struct HttpRule {
     pub response_body: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HttpRule {
@@ -347,7 +353,7 @@ impl ::fastrs::Message for HttpRule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HttpRule {
     __fastrs::table::table! {
-        HttpRule, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 10];
+        HttpRule, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 10];
         0x0a selector: __fastrs::Implicit<__fastrs::Str>;
         0x12 ..= 6 pattern = http_rule::Pattern::Get: __fastrs::Member<__fastrs::Str>;
         0x1a pattern = http_rule::Pattern::Put: __fastrs::Member<__fastrs::Str>;

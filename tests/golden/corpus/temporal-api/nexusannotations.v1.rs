@@ -11,6 +11,9 @@ pub struct OperationOptions {
     pub tags: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for OperationOptions {
@@ -20,7 +23,7 @@ impl ::fastrs::Message for OperationOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for OperationOptions {
     __fastrs::table::table! {
-        OperationOptions, unknown_fields, [0, 1, 2];
+        OperationOptions, unknown_fields, recycle, [0, 1, 2];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 tags: __fastrs::Repeated<__fastrs::Str>;
     }
@@ -33,6 +36,9 @@ pub struct ServiceOptions {
     pub tags: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServiceOptions {
@@ -42,7 +48,7 @@ impl ::fastrs::Message for ServiceOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServiceOptions {
     __fastrs::table::table! {
-        ServiceOptions, unknown_fields, [0, 1, 2];
+        ServiceOptions, unknown_fields, recycle, [0, 1, 2];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 tags: __fastrs::Repeated<__fastrs::Str>;
     }

@@ -226,6 +226,9 @@ pub struct ActivityExecutionInfo {
     pub execution_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ActivityExecutionInfo {
@@ -235,9 +238,9 @@ impl ::fastrs::Message for ActivityExecutionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityExecutionInfo {
     __fastrs::table::table! {
-        ActivityExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-            15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
-            37, 38];
+        ActivityExecutionInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+            13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
+            35, 36, 37, 38];
         0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;

@@ -225,6 +225,9 @@ pub struct BatchOperationReset {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationReset {
@@ -234,7 +237,7 @@ impl ::fastrs::Message for BatchOperationReset {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationReset {
     __fastrs::table::table! {
-        BatchOperationReset, unknown_fields, [0, 1, 2, 3, 4, 5];
+        BatchOperationReset, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
         0x08 reset_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResetType>>;
         0x10 reset_reapply_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;

@@ -741,6 +741,9 @@ pub struct Command {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Command {
@@ -750,8 +753,8 @@ impl ::fastrs::Message for Command {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Command {
     __fastrs::table::table! {
-        Command, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 16, 17,
-            18];
+        Command, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0,
+            16, 17, 18];
         0x08 command_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::CommandType>>;
         0x12 ..= 19 attributes = command::Attributes::ScheduleActivityTaskCommandAttributes: __fastrs::Member<__fastrs::Tab<ScheduleActivityTaskCommandAttributes>>;
         0x1a attributes = command::Attributes::StartTimerCommandAttributes: __fastrs::Member<__fastrs::Tab<StartTimerCommandAttributes>>;

@@ -29,6 +29,9 @@ pub struct Payloads {
     pub payloads: ::fastrs::alloc::vec::Vec<Payload>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Payloads {
@@ -38,7 +41,7 @@ impl ::fastrs::Message for Payloads {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Payloads {
     __fastrs::table::table! {
-        Payloads, unknown_fields, [0, 1];
+        Payloads, unknown_fields, recycle, [0, 1];
         0x0a payloads: __fastrs::Repeated<__fastrs::Tab<Payload>>;
     }
 }
@@ -56,6 +59,9 @@ pub struct Payload {
     pub external_payloads: ::fastrs::alloc::vec::Vec<payload::ExternalPayloadDetails>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Payload {
@@ -65,7 +71,7 @@ impl ::fastrs::Message for Payload {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Payload {
     __fastrs::table::table! {
-        Payload, unknown_fields, [0, 1, 2, 3];
+        Payload, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a => hooked;
         0x12 data: __fastrs::Implicit<__fastrs::Bytes>;
         0x1a external_payloads: __fastrs::Repeated<__fastrs::Tab<payload::ExternalPayloadDetails>>;
@@ -486,6 +492,9 @@ pub struct RetryPolicy {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RetryPolicy {
@@ -495,7 +504,7 @@ impl ::fastrs::Message for RetryPolicy {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RetryPolicy {
     __fastrs::table::table! {
-        RetryPolicy, unknown_fields, [0, 1, 2, 3, 4, 5];
+        RetryPolicy, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
         0x0a initial_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x11 backoff_coefficient: __fastrs::Implicit<__fastrs::Double>;
         0x1a maximum_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
@@ -676,6 +685,9 @@ pub struct Callback {
     pub links: ::fastrs::alloc::vec::Vec<Link>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Callback {
@@ -685,7 +697,7 @@ impl ::fastrs::Message for Callback {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Callback {
     __fastrs::table::table! {
-        Callback, unknown_fields, [0, 0, 1, 2];
+        Callback, unknown_fields, recycle, [0, 0, 1, 2];
         0x12 ..= 3 variant = callback::Variant::Nexus: __fastrs::Member<__fastrs::Tab<callback::Nexus>>;
         0x1a variant = callback::Variant::Internal: __fastrs::Member<__fastrs::Tab<callback::Internal>>;
         0x322 links: __fastrs::Repeated<__fastrs::Tab<Link>>;

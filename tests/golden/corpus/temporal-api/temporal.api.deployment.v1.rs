@@ -84,6 +84,9 @@ pub struct DeploymentInfo {
     pub is_current: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DeploymentInfo {
@@ -93,7 +96,7 @@ impl ::fastrs::Message for DeploymentInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeploymentInfo {
     __fastrs::table::table! {
-        DeploymentInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        DeploymentInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
         0x0a deployment: __fastrs::Optional<__fastrs::Tab<Deployment>>;
         0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x1a task_queue_infos: __fastrs::Repeated<__fastrs::Tab<deployment_info::TaskQueueInfo>>;
@@ -195,6 +198,9 @@ pub struct UpdateDeploymentMetadata {
     pub remove_entries: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateDeploymentMetadata {
@@ -204,7 +210,7 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateDeploymentMetadata {
     __fastrs::table::table! {
-        UpdateDeploymentMetadata, unknown_fields, [0, 1, 2];
+        UpdateDeploymentMetadata, unknown_fields, recycle, [0, 1, 2];
         0x0a => hooked;
         0x12 remove_entries: __fastrs::Repeated<__fastrs::Str>;
     }
@@ -363,6 +369,9 @@ pub struct WorkerDeploymentVersionInfo {
     pub last_modifier_identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentVersionInfo {
@@ -372,8 +381,8 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentVersionInfo {
     __fastrs::table::table! {
-        WorkerDeploymentVersionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-            14, 15, 16, 17];
+        WorkerDeploymentVersionInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 16, 17];
         0x0a version: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
         0x1a create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -533,6 +542,9 @@ pub struct WorkerDeploymentInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerDeploymentInfo {
@@ -542,7 +554,7 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentInfo {
     __fastrs::table::table! {
-        WorkerDeploymentInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        WorkerDeploymentInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 version_summaries: __fastrs::Repeated<__fastrs::Tab<worker_deployment_info::WorkerDeploymentVersionSummary>>;
         0x1a create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;

@@ -336,6 +336,9 @@ pub struct MultiOperationExecutionFailure {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for MultiOperationExecutionFailure {
@@ -345,7 +348,7 @@ impl ::fastrs::Message for MultiOperationExecutionFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MultiOperationExecutionFailure {
     __fastrs::table::table! {
-        MultiOperationExecutionFailure, unknown_fields, [0, 1];
+        MultiOperationExecutionFailure, unknown_fields, recycle, [0, 1];
         0x0a statuses: __fastrs::Repeated<__fastrs::Tab<multi_operation_execution_failure::OperationStatus>>;
     }
 }

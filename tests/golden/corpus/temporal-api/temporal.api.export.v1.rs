@@ -28,6 +28,9 @@ pub struct WorkflowExecutions {
     pub items: ::fastrs::alloc::vec::Vec<WorkflowExecution>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutions {
@@ -37,7 +40,7 @@ impl ::fastrs::Message for WorkflowExecutions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutions {
     __fastrs::table::table! {
-        WorkflowExecutions, unknown_fields, [0, 1];
+        WorkflowExecutions, unknown_fields, recycle, [0, 1];
         0x0a items: __fastrs::Repeated<__fastrs::Tab<WorkflowExecution>>;
     }
 }

@@ -211,6 +211,9 @@ pub struct WorkflowExecutionStartedEventAttributes {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
@@ -220,9 +223,9 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionStartedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionStartedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
-            33, 34, 35, 0, 36, 37, 38, 39, 40, 0, 41];
+        WorkflowExecutionStartedEventAttributes, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7,
+            8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+            30, 31, 32, 33, 34, 35, 0, 36, 37, 38, 39, 40, 0, 41];
         0x0a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
         0x12 parent_workflow_namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a parent_workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1933,6 +1936,9 @@ pub struct WorkflowExecutionOptionsUpdatedEventAttributes {
     pub time_skipping_config_updated: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
@@ -1942,8 +1948,8 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionOptionsUpdatedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionOptionsUpdatedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8,
-            9];
+        WorkflowExecutionOptionsUpdatedEventAttributes, unknown_fields, recycle, [0, 1, 2, 3, 4, 5,
+            6, 7, 8, 9];
         0x0a versioning_override: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::VersioningOverride>>;
         0x10 unset_versioning_override: __fastrs::Implicit<__fastrs::Bool>;
         0x1a attached_request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -1971,6 +1977,9 @@ pub mod workflow_execution_options_updated_event_attributes {
         >,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for WorkflowUpdateOptionsUpdate {
@@ -1980,7 +1989,7 @@ pub mod workflow_execution_options_updated_event_attributes {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for WorkflowUpdateOptionsUpdate {
         __fastrs::table::table! {
-            WorkflowUpdateOptionsUpdate, unknown_fields, [0, 1, 2, 3];
+            WorkflowUpdateOptionsUpdate, unknown_fields, recycle, [0, 1, 2, 3];
             0x0a update_id: __fastrs::Implicit<__fastrs::Str>;
             0x12 attached_request_id: __fastrs::Implicit<__fastrs::Str>;
             0x1a attached_completion_callbacks: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Callback>>;
@@ -2633,6 +2642,9 @@ pub struct HistoryEvent {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for HistoryEvent {
@@ -2642,10 +2654,10 @@ impl ::fastrs::Message for HistoryEvent {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HistoryEvent {
     __fastrs::table::table! {
-        HistoryEvent, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
-            17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38,
-            39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60,
-            61, 62, 63, 64, 65];
+        HistoryEvent, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+            15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
+            37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+            59, 60, 61, 62, 63, 64, 65];
         0x08 event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 event_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x18 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::EventType>>;
@@ -3132,6 +3144,9 @@ pub struct History {
     pub events: ::fastrs::alloc::vec::Vec<HistoryEvent>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for History {
@@ -3141,7 +3156,7 @@ impl ::fastrs::Message for History {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for History {
     __fastrs::table::table! {
-        History, unknown_fields, [0, 1];
+        History, unknown_fields, recycle, [0, 1];
         0x0a events: __fastrs::Repeated<__fastrs::Tab<HistoryEvent>>;
     }
 }

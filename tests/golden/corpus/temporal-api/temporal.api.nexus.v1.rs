@@ -255,6 +255,9 @@ pub struct StartOperationRequest {
     pub links: ::fastrs::alloc::vec::Vec<Link>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartOperationRequest {
@@ -264,7 +267,7 @@ impl ::fastrs::Message for StartOperationRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartOperationRequest {
     __fastrs::table::table! {
-        StartOperationRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        StartOperationRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
         0x0a service: __fastrs::Implicit<__fastrs::Str>;
         0x12 operation: __fastrs::Implicit<__fastrs::Str>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -562,6 +565,9 @@ pub mod start_operation_response {
         pub links: ::fastrs::alloc::vec::Vec<super::Link>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Sync {
@@ -571,7 +577,7 @@ pub mod start_operation_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Sync {
         __fastrs::table::table! {
-            Sync, unknown_fields, [0, 1, 2];
+            Sync, unknown_fields, recycle, [0, 1, 2];
             0x0a payload: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x12 links: __fastrs::Repeated<__fastrs::Tab<super::Link>>;
         }
@@ -587,6 +593,9 @@ pub mod start_operation_response {
         pub operation_token: ::fastrs::alloc::string::String,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Async {
@@ -596,7 +605,7 @@ pub mod start_operation_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Async {
         __fastrs::table::table! {
-            Async, unknown_fields, [0, 1, 2, 3];
+            Async, unknown_fields, recycle, [0, 1, 2, 3];
             0x0a operation_id: __fastrs::Implicit<__fastrs::Str>;
             0x12 links: __fastrs::Repeated<__fastrs::Tab<super::Link>>;
             0x1a operation_token: __fastrs::Implicit<__fastrs::Str>;
@@ -960,6 +969,9 @@ pub struct NexusOperationExecutionInfo {
     pub state_size_bytes: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NexusOperationExecutionInfo {
@@ -969,8 +981,8 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationExecutionInfo {
     __fastrs::table::table! {
-        NexusOperationExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-            14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
+        NexusOperationExecutionInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
         0x0a operation_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a endpoint: __fastrs::Implicit<__fastrs::Str>;

@@ -11,6 +11,9 @@ pub struct ExecuteCommandsRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExecuteCommandsRequest {
@@ -20,7 +23,7 @@ impl ::fastrs::Message for ExecuteCommandsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteCommandsRequest {
     __fastrs::table::table! {
-        ExecuteCommandsRequest, unknown_fields, [0, 1];
+        ExecuteCommandsRequest, unknown_fields, recycle, [0, 1];
         0x0a commands: __fastrs::Repeated<__fastrs::Tab<super::super::super::worker::v1::WorkerCommand>>;
     }
 }
@@ -33,6 +36,9 @@ pub struct ExecuteCommandsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExecuteCommandsResponse {
@@ -42,7 +48,7 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteCommandsResponse {
     __fastrs::table::table! {
-        ExecuteCommandsResponse, unknown_fields, [0, 1];
+        ExecuteCommandsResponse, unknown_fields, recycle, [0, 1];
         0x0a results: __fastrs::Repeated<__fastrs::Tab<super::super::super::worker::v1::WorkerCommandResult>>;
     }
 }

@@ -107,6 +107,9 @@ pub struct RemoveSearchAttributesRequest {
     pub namespace: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RemoveSearchAttributesRequest {
@@ -116,7 +119,7 @@ impl ::fastrs::Message for RemoveSearchAttributesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RemoveSearchAttributesRequest {
     __fastrs::table::table! {
-        RemoveSearchAttributesRequest, unknown_fields, [0, 1, 2];
+        RemoveSearchAttributesRequest, unknown_fields, recycle, [0, 1, 2];
         0x0a search_attributes: __fastrs::Repeated<__fastrs::Str>;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -469,6 +472,9 @@ pub struct ListClustersResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListClustersResponse {
@@ -478,7 +484,7 @@ impl ::fastrs::Message for ListClustersResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListClustersResponse {
     __fastrs::table::table! {
-        ListClustersResponse, unknown_fields, [0, 1, 0, 0, 2];
+        ListClustersResponse, unknown_fields, recycle, [0, 1, 0, 0, 2];
         0x0a clusters: __fastrs::Repeated<__fastrs::Tab<ClusterMetadata>>;
         0x22 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -714,6 +720,9 @@ pub struct ListNexusEndpointsResponse {
     pub endpoints: ::fastrs::alloc::vec::Vec<super::super::nexus::v1::Endpoint>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListNexusEndpointsResponse {
@@ -723,7 +732,7 @@ impl ::fastrs::Message for ListNexusEndpointsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNexusEndpointsResponse {
     __fastrs::table::table! {
-        ListNexusEndpointsResponse, unknown_fields, [0, 1, 2];
+        ListNexusEndpointsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 endpoints: __fastrs::Repeated<__fastrs::Tab<super::super::nexus::v1::Endpoint>>;
     }

@@ -28,6 +28,9 @@ pub struct NamespaceReplicationConfig {
     pub state: ::fastrs::EnumValue<super::super::enums::v1::ReplicationState>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for NamespaceReplicationConfig {
@@ -37,7 +40,7 @@ impl ::fastrs::Message for NamespaceReplicationConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceReplicationConfig {
     __fastrs::table::table! {
-        NamespaceReplicationConfig, unknown_fields, [0, 1, 2, 3];
+        NamespaceReplicationConfig, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a active_cluster_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 clusters: __fastrs::Repeated<__fastrs::Tab<ClusterReplicationConfig>>;
         0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ReplicationState>>;

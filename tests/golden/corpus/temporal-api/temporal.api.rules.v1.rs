@@ -86,6 +86,9 @@ pub struct WorkflowRuleSpec {
     pub expiration_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowRuleSpec {
@@ -95,7 +98,7 @@ impl ::fastrs::Message for WorkflowRuleSpec {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowRuleSpec {
     __fastrs::table::table! {
-        WorkflowRuleSpec, unknown_fields, [0, 1, 2, 3, 4, 5];
+        WorkflowRuleSpec, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
         0x0a id: __fastrs::Implicit<__fastrs::Str>;
         0x12 ..= 2 trigger = workflow_rule_spec::Trigger::ActivityStart: __fastrs::Member<__fastrs::Tab<workflow_rule_spec::ActivityStartingTrigger>>;
         0x1a visibility_query: __fastrs::Implicit<__fastrs::Str>;

@@ -123,6 +123,9 @@ pub struct StructuredCalendarSpec {
     pub comment: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StructuredCalendarSpec {
@@ -132,7 +135,7 @@ impl ::fastrs::Message for StructuredCalendarSpec {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StructuredCalendarSpec {
     __fastrs::table::table! {
-        StructuredCalendarSpec, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        StructuredCalendarSpec, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a second: __fastrs::Repeated<__fastrs::Tab<Range>>;
         0x12 minute: __fastrs::Repeated<__fastrs::Tab<Range>>;
         0x1a hour: __fastrs::Repeated<__fastrs::Tab<Range>>;
@@ -260,6 +263,9 @@ pub struct ScheduleSpec {
     pub timezone_data: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleSpec {
@@ -269,7 +275,7 @@ impl ::fastrs::Message for ScheduleSpec {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleSpec {
     __fastrs::table::table! {
-        ScheduleSpec, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        ScheduleSpec, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
         0x0a calendar: __fastrs::Repeated<__fastrs::Tab<CalendarSpec>>;
         0x12 interval: __fastrs::Repeated<__fastrs::Tab<IntervalSpec>>;
         0x1a exclude_calendar: __fastrs::Repeated<__fastrs::Tab<CalendarSpec>>;
@@ -506,6 +512,9 @@ pub struct SchedulePatch {
     pub unpause: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SchedulePatch {
@@ -515,7 +524,7 @@ impl ::fastrs::Message for SchedulePatch {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SchedulePatch {
     __fastrs::table::table! {
-        SchedulePatch, unknown_fields, [0, 1, 2, 3, 4];
+        SchedulePatch, unknown_fields, recycle, [0, 1, 2, 3, 4];
         0x0a trigger_immediately: __fastrs::Optional<__fastrs::Tab<TriggerImmediatelyRequest>>;
         0x12 backfill_request: __fastrs::Repeated<__fastrs::Tab<BackfillRequest>>;
         0x1a pause: __fastrs::Implicit<__fastrs::Str>;
@@ -558,6 +567,9 @@ pub struct ScheduleInfo {
     pub state_size_bytes: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleInfo {
@@ -567,7 +579,7 @@ impl ::fastrs::Message for ScheduleInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleInfo {
     __fastrs::table::table! {
-        ScheduleInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        ScheduleInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
         0x08 action_count: __fastrs::Implicit<__fastrs::Int64>;
         0x10 missed_catchup_window: __fastrs::Implicit<__fastrs::Int64>;
         0x18 overlap_skipped: __fastrs::Implicit<__fastrs::Int64>;
@@ -627,6 +639,9 @@ pub struct ScheduleListInfo {
     pub state_size_bytes: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScheduleListInfo {
@@ -636,7 +651,7 @@ impl ::fastrs::Message for ScheduleListInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleListInfo {
     __fastrs::table::table! {
-        ScheduleListInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        ScheduleListInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
         0x0a spec: __fastrs::Optional<__fastrs::Tab<ScheduleSpec>>;
         0x12 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
         0x1a notes: __fastrs::Implicit<__fastrs::Str>;

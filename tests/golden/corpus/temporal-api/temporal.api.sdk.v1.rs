@@ -17,6 +17,9 @@ pub struct EnhancedStackTrace {
     pub stacks: ::fastrs::alloc::vec::Vec<StackTrace>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for EnhancedStackTrace {
@@ -26,7 +29,7 @@ impl ::fastrs::Message for EnhancedStackTrace {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EnhancedStackTrace {
     __fastrs::table::table! {
-        EnhancedStackTrace, unknown_fields, [0, 1, 2, 3];
+        EnhancedStackTrace, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a sdk: __fastrs::Optional<__fastrs::Tab<StackTraceSdkInfo>>;
         0x12 => hooked;
         0x1a stacks: __fastrs::Repeated<__fastrs::Tab<StackTrace>>;
@@ -182,6 +185,9 @@ pub struct StackTrace {
     pub locations: ::fastrs::alloc::vec::Vec<StackTraceFileLocation>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StackTrace {
@@ -191,7 +197,7 @@ impl ::fastrs::Message for StackTrace {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StackTrace {
     __fastrs::table::table! {
-        StackTrace, unknown_fields, [0, 1];
+        StackTrace, unknown_fields, recycle, [0, 1];
         0x0a locations: __fastrs::Repeated<__fastrs::Tab<StackTraceFileLocation>>;
     }
 }
@@ -632,6 +638,9 @@ pub struct WorkflowDefinition {
     pub update_definitions: ::fastrs::alloc::vec::Vec<WorkflowInteractionDefinition>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkflowDefinition {
@@ -641,7 +650,7 @@ impl ::fastrs::Message for WorkflowDefinition {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowDefinition {
     __fastrs::table::table! {
-        WorkflowDefinition, unknown_fields, [0, 1, 2, 3, 4];
+        WorkflowDefinition, unknown_fields, recycle, [0, 1, 2, 3, 4];
         0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
         0x12 query_definitions: __fastrs::Repeated<__fastrs::Tab<WorkflowInteractionDefinition>>;
         0x1a signal_definitions: __fastrs::Repeated<__fastrs::Tab<WorkflowInteractionDefinition>>;

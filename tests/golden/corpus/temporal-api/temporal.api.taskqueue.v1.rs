@@ -112,6 +112,9 @@ pub struct TaskQueueVersionSelection {
     pub all_active: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueVersionSelection {
@@ -121,7 +124,7 @@ impl ::fastrs::Message for TaskQueueVersionSelection {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueVersionSelection {
     __fastrs::table::table! {
-        TaskQueueVersionSelection, unknown_fields, [0, 1, 2, 3];
+        TaskQueueVersionSelection, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a build_ids: __fastrs::Repeated<__fastrs::Str>;
         0x10 unversioned: __fastrs::Implicit<__fastrs::Bool>;
         0x18 all_active: __fastrs::Implicit<__fastrs::Bool>;
@@ -221,6 +224,9 @@ pub struct TaskQueueTypeInfo {
     pub stats: ::core::option::Option<TaskQueueStats>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TaskQueueTypeInfo {
@@ -230,7 +236,7 @@ impl ::fastrs::Message for TaskQueueTypeInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueTypeInfo {
     __fastrs::table::table! {
-        TaskQueueTypeInfo, unknown_fields, [0, 1, 2];
+        TaskQueueTypeInfo, unknown_fields, recycle, [0, 1, 2];
         0x0a pollers: __fastrs::Repeated<__fastrs::Tab<PollerInfo>>;
         0x12 stats: __fastrs::Optional<__fastrs::Tab<TaskQueueStats>>;
     }
@@ -443,6 +449,9 @@ pub struct CompatibleVersionSet {
     pub build_ids: ::fastrs::alloc::vec::Vec<::fastrs::alloc::string::String>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CompatibleVersionSet {
@@ -452,7 +461,7 @@ impl ::fastrs::Message for CompatibleVersionSet {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CompatibleVersionSet {
     __fastrs::table::table! {
-        CompatibleVersionSet, unknown_fields, [0, 1];
+        CompatibleVersionSet, unknown_fields, recycle, [0, 1];
         0x0a build_ids: __fastrs::Repeated<__fastrs::Str>;
     }
 }
@@ -491,6 +500,9 @@ pub struct BuildIdReachability {
     pub task_queue_reachability: ::fastrs::alloc::vec::Vec<TaskQueueReachability>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BuildIdReachability {
@@ -500,7 +512,7 @@ impl ::fastrs::Message for BuildIdReachability {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BuildIdReachability {
     __fastrs::table::table! {
-        BuildIdReachability, unknown_fields, [0, 1, 2];
+        BuildIdReachability, unknown_fields, recycle, [0, 1, 2];
         0x0a build_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue_reachability: __fastrs::Repeated<__fastrs::Tab<TaskQueueReachability>>;
     }
@@ -730,6 +742,9 @@ pub struct PollerGroupsInfo {
     pub poller_groups: ::fastrs::alloc::vec::Vec<PollerGroupInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PollerGroupsInfo {
@@ -739,7 +754,7 @@ impl ::fastrs::Message for PollerGroupsInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollerGroupsInfo {
     __fastrs::table::table! {
-        PollerGroupsInfo, unknown_fields, [0, 1, 2];
+        PollerGroupsInfo, unknown_fields, recycle, [0, 1, 2];
         0x08 version: __fastrs::Implicit<__fastrs::Int64>;
         0x12 poller_groups: __fastrs::Repeated<__fastrs::Tab<PollerGroupInfo>>;
     }

@@ -158,6 +158,9 @@ pub struct Request {
     pub links: ::fastrs::alloc::vec::Vec<super::super::common::v1::Link>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Request {
@@ -167,7 +170,7 @@ impl ::fastrs::Message for Request {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Request {
     __fastrs::table::table! {
-        Request, unknown_fields, [0, 1, 2, 3, 4, 5];
+        Request, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
         0x0a meta: __fastrs::Optional<__fastrs::Tab<Meta>>;
         0x12 input: __fastrs::Optional<__fastrs::Tab<Input>>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;

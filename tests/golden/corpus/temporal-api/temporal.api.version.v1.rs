@@ -57,6 +57,9 @@ pub struct VersionInfo {
     pub last_update_time: ::core::option::Option<::fastrs::well_known::Timestamp>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for VersionInfo {
@@ -66,7 +69,7 @@ impl ::fastrs::Message for VersionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for VersionInfo {
     __fastrs::table::table! {
-        VersionInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        VersionInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
         0x0a current: __fastrs::Optional<__fastrs::Tab<ReleaseInfo>>;
         0x12 recommended: __fastrs::Optional<__fastrs::Tab<ReleaseInfo>>;
         0x1a instructions: __fastrs::Implicit<__fastrs::Str>;

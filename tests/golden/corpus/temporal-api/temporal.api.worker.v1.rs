@@ -161,6 +161,9 @@ pub struct WorkerHeartbeat {
     pub drivers: ::fastrs::alloc::vec::Vec<StorageDriverInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerHeartbeat {
@@ -170,8 +173,8 @@ impl ::fastrs::Message for WorkerHeartbeat {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerHeartbeat {
     __fastrs::table::table! {
-        WorkerHeartbeat, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
-            17, 18, 19, 20, 21, 22, 23, 24];
+        WorkerHeartbeat, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
         0x0a worker_instance_key: __fastrs::Implicit<__fastrs::Str>;
         0x12 worker_identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a host_info: __fastrs::Optional<__fastrs::Tab<WorkerHostInfo>>;
@@ -254,6 +257,9 @@ pub struct WorkerListInfo {
     pub drivers: ::fastrs::alloc::vec::Vec<StorageDriverInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerListInfo {
@@ -263,7 +269,7 @@ impl ::fastrs::Message for WorkerListInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerListInfo {
     __fastrs::table::table! {
-        WorkerListInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+        WorkerListInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
         0x0a worker_instance_key: __fastrs::Implicit<__fastrs::Str>;
         0x12 worker_identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a task_queue: __fastrs::Implicit<__fastrs::Str>;

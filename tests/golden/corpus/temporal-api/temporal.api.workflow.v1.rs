@@ -758,6 +758,9 @@ pub struct ResetPoints {
     pub points: ::fastrs::alloc::vec::Vec<ResetPointInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetPoints {
@@ -767,7 +770,7 @@ impl ::fastrs::Message for ResetPoints {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetPoints {
     __fastrs::table::table! {
-        ResetPoints, unknown_fields, [0, 1];
+        ResetPoints, unknown_fields, recycle, [0, 1];
         0x0a points: __fastrs::Repeated<__fastrs::Tab<ResetPointInfo>>;
     }
 }
@@ -1503,6 +1506,9 @@ pub mod post_reset_operation {
         pub links: ::fastrs::alloc::vec::Vec<super::super::super::common::v1::Link>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for SignalWorkflow {
@@ -1512,7 +1518,7 @@ pub mod post_reset_operation {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for SignalWorkflow {
         __fastrs::table::table! {
-            SignalWorkflow, unknown_fields, [0, 1, 2, 3, 4];
+            SignalWorkflow, unknown_fields, recycle, [0, 1, 2, 3, 4];
             0x0a signal_name: __fastrs::Implicit<__fastrs::Str>;
             0x12 input: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Payloads>>;
             0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Header>>;

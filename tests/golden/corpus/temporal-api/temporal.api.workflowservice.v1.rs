@@ -34,6 +34,9 @@ pub struct RegisterNamespaceRequest {
     pub visibility_archival_uri: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RegisterNamespaceRequest {
@@ -43,7 +46,8 @@ impl ::fastrs::Message for RegisterNamespaceRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RegisterNamespaceRequest {
     __fastrs::table::table! {
-        RegisterNamespaceRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+        RegisterNamespaceRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+            12, 13];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 description: __fastrs::Implicit<__fastrs::Str>;
         0x1a owner_email: __fastrs::Implicit<__fastrs::Str>;
@@ -157,6 +161,9 @@ pub struct ListNamespacesResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListNamespacesResponse {
@@ -166,7 +173,7 @@ impl ::fastrs::Message for ListNamespacesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNamespacesResponse {
     __fastrs::table::table! {
-        ListNamespacesResponse, unknown_fields, [0, 1, 2];
+        ListNamespacesResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a namespaces: __fastrs::Repeated<__fastrs::Tab<DescribeNamespaceResponse>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -230,6 +237,9 @@ pub struct DescribeNamespaceResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DescribeNamespaceResponse {
@@ -239,7 +249,7 @@ impl ::fastrs::Message for DescribeNamespaceResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeNamespaceResponse {
     __fastrs::table::table! {
-        DescribeNamespaceResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        DescribeNamespaceResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a namespace_info: __fastrs::Optional<__fastrs::Tab<super::super::namespace::v1::NamespaceInfo>>;
         0x12 config: __fastrs::Optional<__fastrs::Tab<super::super::namespace::v1::NamespaceConfig>>;
         0x1a replication_config: __fastrs::Optional<__fastrs::Tab<super::super::replication::v1::NamespaceReplicationConfig>>;
@@ -449,6 +459,9 @@ pub struct StartWorkflowExecutionRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartWorkflowExecutionRequest {
@@ -458,8 +471,8 @@ impl ::fastrs::Message for StartWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartWorkflowExecutionRequest {
     __fastrs::table::table! {
-        StartWorkflowExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-            13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
+        StartWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -577,6 +590,9 @@ pub struct GetWorkflowExecutionHistoryResponse {
     pub archived: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetWorkflowExecutionHistoryResponse {
@@ -586,7 +602,7 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkflowExecutionHistoryResponse {
     __fastrs::table::table! {
-        GetWorkflowExecutionHistoryResponse, unknown_fields, [0, 1, 2, 3, 4];
+        GetWorkflowExecutionHistoryResponse, unknown_fields, recycle, [0, 1, 2, 3, 4];
         0x0a history: __fastrs::Optional<__fastrs::Tab<super::super::history::v1::History>>;
         0x12 raw_history: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::DataBlob>>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -783,6 +799,9 @@ pub struct PollWorkflowTaskQueueResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PollWorkflowTaskQueueResponse {
@@ -792,8 +811,8 @@ impl ::fastrs::Message for PollWorkflowTaskQueueResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollWorkflowTaskQueueResponse {
     __fastrs::table::table! {
-        PollWorkflowTaskQueueResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-            13, 14, 15, 16, 17, 18, 19];
+        PollWorkflowTaskQueueResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 16, 17, 18, 19];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -956,6 +975,9 @@ pub struct RespondWorkflowTaskCompletedRequest {
     pub intermediate_page: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RespondWorkflowTaskCompletedRequest {
@@ -965,8 +987,8 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondWorkflowTaskCompletedRequest {
     __fastrs::table::table! {
-        RespondWorkflowTaskCompletedRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-            12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
+        RespondWorkflowTaskCompletedRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8,
+            9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 commands: __fastrs::Repeated<__fastrs::Tab<super::super::command::v1::Command>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1087,6 +1109,9 @@ pub struct RespondWorkflowTaskCompletedResponse {
     pub reset_history_event_id: i64,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RespondWorkflowTaskCompletedResponse {
@@ -1096,7 +1121,7 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondWorkflowTaskCompletedResponse {
     __fastrs::table::table! {
-        RespondWorkflowTaskCompletedResponse, unknown_fields, [0, 1, 2, 3];
+        RespondWorkflowTaskCompletedResponse, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a workflow_task: __fastrs::Optional<__fastrs::Tab<PollWorkflowTaskQueueResponse>>;
         0x12 activity_tasks: __fastrs::Repeated<__fastrs::Tab<PollActivityTaskQueueResponse>>;
         0x18 reset_history_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -1141,6 +1166,9 @@ pub struct RespondWorkflowTaskFailedRequest {
     pub resource_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RespondWorkflowTaskFailedRequest {
@@ -1150,7 +1178,8 @@ impl ::fastrs::Message for RespondWorkflowTaskFailedRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondWorkflowTaskFailedRequest {
     __fastrs::table::table! {
-        RespondWorkflowTaskFailedRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        RespondWorkflowTaskFailedRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+            10, 11];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x10 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowTaskFailedCause>>;
         0x1a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
@@ -1320,6 +1349,9 @@ pub struct PollActivityTaskQueueResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PollActivityTaskQueueResponse {
@@ -1329,8 +1361,8 @@ impl ::fastrs::Message for PollActivityTaskQueueResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollActivityTaskQueueResponse {
     __fastrs::table::table! {
-        PollActivityTaskQueueResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-            13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
+        PollActivityTaskQueueResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 workflow_namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -1659,6 +1691,9 @@ pub struct RespondActivityTaskFailedResponse {
     pub failures: ::fastrs::alloc::vec::Vec<super::super::failure::v1::Failure>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RespondActivityTaskFailedResponse {
@@ -1668,7 +1703,7 @@ impl ::fastrs::Message for RespondActivityTaskFailedResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskFailedResponse {
     __fastrs::table::table! {
-        RespondActivityTaskFailedResponse, unknown_fields, [0, 1];
+        RespondActivityTaskFailedResponse, unknown_fields, recycle, [0, 1];
         0x0a failures: __fastrs::Repeated<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
 }
@@ -1722,6 +1757,9 @@ pub struct RespondActivityTaskFailedByIdResponse {
     pub failures: ::fastrs::alloc::vec::Vec<super::super::failure::v1::Failure>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RespondActivityTaskFailedByIdResponse {
@@ -1731,7 +1769,7 @@ impl ::fastrs::Message for RespondActivityTaskFailedByIdResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskFailedByIdResponse {
     __fastrs::table::table! {
-        RespondActivityTaskFailedByIdResponse, unknown_fields, [0, 1];
+        RespondActivityTaskFailedByIdResponse, unknown_fields, recycle, [0, 1];
         0x0a failures: __fastrs::Repeated<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
 }
@@ -1880,6 +1918,9 @@ pub struct RequestCancelWorkflowExecutionRequest {
     pub links: ::fastrs::alloc::vec::Vec<super::super::common::v1::Link>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RequestCancelWorkflowExecutionRequest {
@@ -1889,7 +1930,7 @@ impl ::fastrs::Message for RequestCancelWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestCancelWorkflowExecutionRequest {
     __fastrs::table::table! {
-        RequestCancelWorkflowExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        RequestCancelWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1942,6 +1983,9 @@ pub struct SignalWorkflowExecutionRequest {
     pub links: ::fastrs::alloc::vec::Vec<super::super::common::v1::Link>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SignalWorkflowExecutionRequest {
@@ -1951,7 +1995,7 @@ impl ::fastrs::Message for SignalWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalWorkflowExecutionRequest {
     __fastrs::table::table! {
-        SignalWorkflowExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 9];
+        SignalWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 9];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a signal_name: __fastrs::Implicit<__fastrs::Str>;
@@ -2061,6 +2105,9 @@ pub struct SignalWithStartWorkflowExecutionRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SignalWithStartWorkflowExecutionRequest {
@@ -2070,8 +2117,8 @@ impl ::fastrs::Message for SignalWithStartWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalWithStartWorkflowExecutionRequest {
     __fastrs::table::table! {
-        SignalWithStartWorkflowExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 0, 21, 22, 23, 24, 25, 26];
+        SignalWithStartWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7,
+            8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 0, 21, 22, 23, 24, 25, 26];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -2165,6 +2212,9 @@ pub struct ResetWorkflowExecutionRequest {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetWorkflowExecutionRequest {
@@ -2174,7 +2224,7 @@ impl ::fastrs::Message for ResetWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetWorkflowExecutionRequest {
     __fastrs::table::table! {
-        ResetWorkflowExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        ResetWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a reason: __fastrs::Implicit<__fastrs::Str>;
@@ -2223,6 +2273,9 @@ pub struct TerminateWorkflowExecutionRequest {
     pub links: ::fastrs::alloc::vec::Vec<super::super::common::v1::Link>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TerminateWorkflowExecutionRequest {
@@ -2232,7 +2285,7 @@ impl ::fastrs::Message for TerminateWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TerminateWorkflowExecutionRequest {
     __fastrs::table::table! {
-        TerminateWorkflowExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        TerminateWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a reason: __fastrs::Implicit<__fastrs::Str>;
@@ -2360,6 +2413,9 @@ pub struct ListOpenWorkflowExecutionsResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListOpenWorkflowExecutionsResponse {
@@ -2369,7 +2425,7 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListOpenWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ListOpenWorkflowExecutionsResponse, unknown_fields, [0, 1, 2];
+        ListOpenWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2444,6 +2500,9 @@ pub struct ListClosedWorkflowExecutionsResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListClosedWorkflowExecutionsResponse {
@@ -2453,7 +2512,7 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListClosedWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ListClosedWorkflowExecutionsResponse, unknown_fields, [0, 1, 2];
+        ListClosedWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2490,6 +2549,9 @@ pub struct ListWorkflowExecutionsResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListWorkflowExecutionsResponse {
@@ -2499,7 +2561,7 @@ impl ::fastrs::Message for ListWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ListWorkflowExecutionsResponse, unknown_fields, [0, 1, 2];
+        ListWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2536,6 +2598,9 @@ pub struct ListArchivedWorkflowExecutionsResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListArchivedWorkflowExecutionsResponse {
@@ -2545,7 +2610,7 @@ impl ::fastrs::Message for ListArchivedWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListArchivedWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ListArchivedWorkflowExecutionsResponse, unknown_fields, [0, 1, 2];
+        ListArchivedWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2584,6 +2649,9 @@ pub struct ScanWorkflowExecutionsResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ScanWorkflowExecutionsResponse {
@@ -2593,7 +2661,7 @@ impl ::fastrs::Message for ScanWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScanWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ScanWorkflowExecutionsResponse, unknown_fields, [0, 1, 2];
+        ScanWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2633,6 +2701,9 @@ pub struct CountWorkflowExecutionsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CountWorkflowExecutionsResponse {
@@ -2642,7 +2713,7 @@ impl ::fastrs::Message for CountWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        CountWorkflowExecutionsResponse, unknown_fields, [0, 1, 2];
+        CountWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x08 count: __fastrs::Implicit<__fastrs::Int64>;
         0x12 groups: __fastrs::Repeated<__fastrs::Tab<count_workflow_executions_response::AggregationGroup>>;
     }
@@ -2658,6 +2729,9 @@ pub mod count_workflow_executions_response {
         pub count: i64,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for AggregationGroup {
@@ -2667,7 +2741,7 @@ pub mod count_workflow_executions_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AggregationGroup {
         __fastrs::table::table! {
-            AggregationGroup, unknown_fields, [0, 1, 2];
+            AggregationGroup, unknown_fields, recycle, [0, 1, 2];
             0x0a group_values: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x10 count: __fastrs::Implicit<__fastrs::Int64>;
         }
@@ -3025,6 +3099,9 @@ pub struct DescribeWorkflowExecutionResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DescribeWorkflowExecutionResponse {
@@ -3034,7 +3111,7 @@ impl ::fastrs::Message for DescribeWorkflowExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkflowExecutionResponse {
     __fastrs::table::table! {
-        DescribeWorkflowExecutionResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        DescribeWorkflowExecutionResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a execution_config: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionConfig>>;
         0x12 workflow_execution_info: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x1a pending_activities: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::PendingActivityInfo>>;
@@ -3164,6 +3241,9 @@ pub struct DescribeTaskQueueResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DescribeTaskQueueResponse {
@@ -3173,7 +3253,7 @@ impl ::fastrs::Message for DescribeTaskQueueResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeTaskQueueResponse {
     __fastrs::table::table! {
-        DescribeTaskQueueResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        DescribeTaskQueueResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a pollers: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::PollerInfo>>;
         0x12 task_queue_status: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueueStatus>>;
         0x1a => hooked;
@@ -3564,6 +3644,9 @@ pub struct ListTaskQueuePartitionsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListTaskQueuePartitionsResponse {
@@ -3573,7 +3656,7 @@ impl ::fastrs::Message for ListTaskQueuePartitionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListTaskQueuePartitionsResponse {
     __fastrs::table::table! {
-        ListTaskQueuePartitionsResponse, unknown_fields, [0, 1, 2];
+        ListTaskQueuePartitionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a activity_task_queue_partitions: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TaskQueuePartitionMetadata>>;
         0x12 workflow_task_queue_partitions: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TaskQueuePartitionMetadata>>;
     }
@@ -3937,6 +4020,9 @@ pub struct ListSchedulesResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListSchedulesResponse {
@@ -3946,7 +4032,7 @@ impl ::fastrs::Message for ListSchedulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListSchedulesResponse {
     __fastrs::table::table! {
-        ListSchedulesResponse, unknown_fields, [0, 1, 2];
+        ListSchedulesResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a schedules: __fastrs::Repeated<__fastrs::Tab<super::super::schedule::v1::ScheduleListEntry>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -3985,6 +4071,9 @@ pub struct CountSchedulesResponse {
     pub groups: ::fastrs::alloc::vec::Vec<count_schedules_response::AggregationGroup>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CountSchedulesResponse {
@@ -3994,7 +4083,7 @@ impl ::fastrs::Message for CountSchedulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountSchedulesResponse {
     __fastrs::table::table! {
-        CountSchedulesResponse, unknown_fields, [0, 1, 2];
+        CountSchedulesResponse, unknown_fields, recycle, [0, 1, 2];
         0x08 count: __fastrs::Implicit<__fastrs::Int64>;
         0x12 groups: __fastrs::Repeated<__fastrs::Tab<count_schedules_response::AggregationGroup>>;
     }
@@ -4010,6 +4099,9 @@ pub mod count_schedules_response {
         pub count: i64,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for AggregationGroup {
@@ -4019,7 +4111,7 @@ pub mod count_schedules_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AggregationGroup {
         __fastrs::table::table! {
-            AggregationGroup, unknown_fields, [0, 1, 2];
+            AggregationGroup, unknown_fields, recycle, [0, 1, 2];
             0x0a group_values: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x10 count: __fastrs::Implicit<__fastrs::Int64>;
         }
@@ -4232,6 +4324,9 @@ pub struct GetWorkerBuildIdCompatibilityResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetWorkerBuildIdCompatibilityResponse {
@@ -4241,7 +4336,7 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerBuildIdCompatibilityResponse {
     __fastrs::table::table! {
-        GetWorkerBuildIdCompatibilityResponse, unknown_fields, [0, 1];
+        GetWorkerBuildIdCompatibilityResponse, unknown_fields, recycle, [0, 1];
         0x0a major_version_sets: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::CompatibleVersionSet>>;
     }
 }
@@ -4538,6 +4633,9 @@ pub struct UpdateWorkerVersioningRulesResponse {
     pub conflict_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateWorkerVersioningRulesResponse {
@@ -4547,7 +4645,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerVersioningRulesResponse {
     __fastrs::table::table! {
-        UpdateWorkerVersioningRulesResponse, unknown_fields, [0, 1, 2, 3];
+        UpdateWorkerVersioningRulesResponse, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a assignment_rules: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TimestampedBuildIdAssignmentRule>>;
         0x12 compatible_redirect_rules: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TimestampedCompatibleBuildIdRedirectRule>>;
         0x1a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -4589,6 +4687,9 @@ pub struct GetWorkerVersioningRulesResponse {
     pub conflict_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetWorkerVersioningRulesResponse {
@@ -4598,7 +4699,7 @@ impl ::fastrs::Message for GetWorkerVersioningRulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerVersioningRulesResponse {
     __fastrs::table::table! {
-        GetWorkerVersioningRulesResponse, unknown_fields, [0, 1, 2, 3];
+        GetWorkerVersioningRulesResponse, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a assignment_rules: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TimestampedBuildIdAssignmentRule>>;
         0x12 compatible_redirect_rules: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TimestampedCompatibleBuildIdRedirectRule>>;
         0x1a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -4629,6 +4730,9 @@ pub struct GetWorkerTaskReachabilityRequest {
     pub reachability: ::fastrs::EnumValue<super::super::enums::v1::TaskReachability>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetWorkerTaskReachabilityRequest {
@@ -4638,7 +4742,7 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerTaskReachabilityRequest {
     __fastrs::table::table! {
-        GetWorkerTaskReachabilityRequest, unknown_fields, [0, 1, 2, 3, 4];
+        GetWorkerTaskReachabilityRequest, unknown_fields, recycle, [0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 build_ids: __fastrs::Repeated<__fastrs::Str>;
         0x1a task_queues: __fastrs::Repeated<__fastrs::Str>;
@@ -4663,6 +4767,9 @@ pub struct GetWorkerTaskReachabilityResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for GetWorkerTaskReachabilityResponse {
@@ -4672,7 +4779,7 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerTaskReachabilityResponse {
     __fastrs::table::table! {
-        GetWorkerTaskReachabilityResponse, unknown_fields, [0, 1];
+        GetWorkerTaskReachabilityResponse, unknown_fields, recycle, [0, 1];
         0x0a build_id_reachability: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::BuildIdReachability>>;
     }
 }
@@ -4795,6 +4902,9 @@ pub struct StartBatchOperationRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartBatchOperationRequest {
@@ -4804,8 +4914,8 @@ impl ::fastrs::Message for StartBatchOperationRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartBatchOperationRequest {
     __fastrs::table::table! {
-        StartBatchOperationRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 0, 0, 0, 7, 8, 9, 10, 11,
-            12, 13, 14, 15, 16, 17, 18, 19];
+        StartBatchOperationRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 0, 0, 0, 7, 8,
+            9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 visibility_query: __fastrs::Implicit<__fastrs::Str>;
         0x1a job_id: __fastrs::Implicit<__fastrs::Str>;
@@ -5024,6 +5134,9 @@ pub struct DescribeBatchOperationResponse {
     pub executions: ::fastrs::alloc::vec::Vec<super::super::common::v1::Execution>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DescribeBatchOperationResponse {
@@ -5033,7 +5146,8 @@ impl ::fastrs::Message for DescribeBatchOperationResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeBatchOperationResponse {
     __fastrs::table::table! {
-        DescribeBatchOperationResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        DescribeBatchOperationResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12];
         0x08 operation_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BatchOperationType>>;
         0x12 job_id: __fastrs::Implicit<__fastrs::Str>;
         0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BatchOperationState>>;
@@ -5082,6 +5196,9 @@ pub struct ListBatchOperationsResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListBatchOperationsResponse {
@@ -5091,7 +5208,7 @@ impl ::fastrs::Message for ListBatchOperationsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListBatchOperationsResponse {
     __fastrs::table::table! {
-        ListBatchOperationsResponse, unknown_fields, [0, 1, 2];
+        ListBatchOperationsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a operation_info: __fastrs::Repeated<__fastrs::Tab<super::super::batch::v1::BatchOperationInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -5197,6 +5314,9 @@ pub struct PollNexusTaskQueueRequest {
     pub poller_group_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PollNexusTaskQueueRequest {
@@ -5206,7 +5326,7 @@ impl ::fastrs::Message for PollNexusTaskQueueRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollNexusTaskQueueRequest {
     __fastrs::table::table! {
-        PollNexusTaskQueueRequest, unknown_fields, [0, 1, 2, 3, 4, 0, 5, 6, 7, 8];
+        PollNexusTaskQueueRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 0, 5, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
@@ -5254,6 +5374,9 @@ pub struct PollNexusTaskQueueResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PollNexusTaskQueueResponse {
@@ -5263,7 +5386,7 @@ impl ::fastrs::Message for PollNexusTaskQueueResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollNexusTaskQueueResponse {
     __fastrs::table::table! {
-        PollNexusTaskQueueResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        PollNexusTaskQueueResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 request: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::Request>>;
         0x1a poller_scaling_decision: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::PollerScalingDecision>>;
@@ -5388,6 +5511,9 @@ pub struct ExecuteMultiOperationRequest {
     pub resource_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExecuteMultiOperationRequest {
@@ -5397,7 +5523,7 @@ impl ::fastrs::Message for ExecuteMultiOperationRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteMultiOperationRequest {
     __fastrs::table::table! {
-        ExecuteMultiOperationRequest, unknown_fields, [0, 1, 2, 3];
+        ExecuteMultiOperationRequest, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 operations: __fastrs::Repeated<__fastrs::Tab<execute_multi_operation_request::Operation>>;
         0x1a resource_id: __fastrs::Implicit<__fastrs::Str>;
@@ -5470,6 +5596,9 @@ pub struct ExecuteMultiOperationResponse {
     pub responses: ::fastrs::alloc::vec::Vec<execute_multi_operation_response::Response>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ExecuteMultiOperationResponse {
@@ -5479,7 +5608,7 @@ impl ::fastrs::Message for ExecuteMultiOperationResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteMultiOperationResponse {
     __fastrs::table::table! {
-        ExecuteMultiOperationResponse, unknown_fields, [0, 1];
+        ExecuteMultiOperationResponse, unknown_fields, recycle, [0, 1];
         0x0a responses: __fastrs::Repeated<__fastrs::Tab<execute_multi_operation_response::Response>>;
     }
 }
@@ -6319,6 +6448,9 @@ pub struct DescribeWorkerDeploymentVersionResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DescribeWorkerDeploymentVersionResponse {
@@ -6328,7 +6460,7 @@ impl ::fastrs::Message for DescribeWorkerDeploymentVersionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkerDeploymentVersionResponse {
     __fastrs::table::table! {
-        DescribeWorkerDeploymentVersionResponse, unknown_fields, [0, 1, 2];
+        DescribeWorkerDeploymentVersionResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a worker_deployment_version_info: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersionInfo>>;
         0x12 version_task_queues: __fastrs::Repeated<__fastrs::Tab<describe_worker_deployment_version_response::VersionTaskQueue>>;
     }
@@ -6509,6 +6641,9 @@ pub struct ListDeploymentsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListDeploymentsResponse {
@@ -6518,7 +6653,7 @@ impl ::fastrs::Message for ListDeploymentsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListDeploymentsResponse {
     __fastrs::table::table! {
-        ListDeploymentsResponse, unknown_fields, [0, 1, 2];
+        ListDeploymentsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 deployments: __fastrs::Repeated<__fastrs::Tab<super::super::deployment::v1::DeploymentListInfo>>;
     }
@@ -6863,6 +6998,9 @@ pub struct ListWorkerDeploymentsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListWorkerDeploymentsResponse {
@@ -6872,7 +7010,7 @@ impl ::fastrs::Message for ListWorkerDeploymentsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkerDeploymentsResponse {
     __fastrs::table::table! {
-        ListWorkerDeploymentsResponse, unknown_fields, [0, 1, 2];
+        ListWorkerDeploymentsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 worker_deployments: __fastrs::Repeated<__fastrs::Tab<list_worker_deployments_response::WorkerDeploymentSummary>>;
     }
@@ -7097,6 +7235,9 @@ pub struct UpdateWorkerDeploymentVersionComputeConfigRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigRequest {
@@ -7106,7 +7247,8 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionComputeConfigRequest {
     __fastrs::table::table! {
-        UpdateWorkerDeploymentVersionComputeConfigRequest, unknown_fields, [0, 1, 2, 3, 4, 0, 5, 6];
+        UpdateWorkerDeploymentVersionComputeConfigRequest, unknown_fields, recycle, [0, 1, 2, 3, 4,
+            0, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -7214,6 +7356,9 @@ pub struct ValidateWorkerDeploymentVersionComputeConfigRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigRequest {
@@ -7223,8 +7368,8 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ValidateWorkerDeploymentVersionComputeConfigRequest {
     __fastrs::table::table! {
-        ValidateWorkerDeploymentVersionComputeConfigRequest, unknown_fields, [0, 1, 2, 3, 0, 0, 4,
-            5];
+        ValidateWorkerDeploymentVersionComputeConfigRequest, unknown_fields, recycle, [0, 1, 2, 3,
+            0, 0, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -7330,6 +7475,9 @@ pub struct UpdateWorkerDeploymentVersionMetadataRequest {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataRequest {
@@ -7339,7 +7487,8 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionMetadataRequest {
     __fastrs::table::table! {
-        UpdateWorkerDeploymentVersionMetadataRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        UpdateWorkerDeploymentVersionMetadataRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5,
+            6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 version: __fastrs::Implicit<__fastrs::Str>;
         0x1a => hooked;
@@ -7770,6 +7919,9 @@ pub struct ListWorkflowRulesResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListWorkflowRulesResponse {
@@ -7779,7 +7931,7 @@ impl ::fastrs::Message for ListWorkflowRulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkflowRulesResponse {
     __fastrs::table::table! {
-        ListWorkflowRulesResponse, unknown_fields, [0, 1, 2];
+        ListWorkflowRulesResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a rules: __fastrs::Repeated<__fastrs::Tab<super::super::rules::v1::WorkflowRule>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -7872,6 +8024,9 @@ pub struct RecordWorkerHeartbeatRequest {
     pub resource_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for RecordWorkerHeartbeatRequest {
@@ -7881,7 +8036,7 @@ impl ::fastrs::Message for RecordWorkerHeartbeatRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RecordWorkerHeartbeatRequest {
     __fastrs::table::table! {
-        RecordWorkerHeartbeatRequest, unknown_fields, [0, 1, 2, 3, 4];
+        RecordWorkerHeartbeatRequest, unknown_fields, recycle, [0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a worker_heartbeat: __fastrs::Repeated<__fastrs::Tab<super::super::worker::v1::WorkerHeartbeat>>;
@@ -7956,6 +8111,9 @@ pub struct ListWorkersResponse {
     pub workers: ::fastrs::alloc::vec::Vec<super::super::worker::v1::WorkerListInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListWorkersResponse {
@@ -7965,7 +8123,7 @@ impl ::fastrs::Message for ListWorkersResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkersResponse {
     __fastrs::table::table! {
-        ListWorkersResponse, unknown_fields, [0, 1, 2, 3];
+        ListWorkersResponse, unknown_fields, recycle, [0, 1, 2, 3];
         0x0a workers_info: __fastrs::Repeated<__fastrs::Tab<super::super::worker::v1::WorkerInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x1a workers: __fastrs::Repeated<__fastrs::Tab<super::super::worker::v1::WorkerListInfo>>;
@@ -8005,6 +8163,9 @@ pub struct UpdateTaskQueueConfigRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateTaskQueueConfigRequest {
@@ -8014,7 +8175,7 @@ impl ::fastrs::Message for UpdateTaskQueueConfigRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateTaskQueueConfigRequest {
     __fastrs::table::table! {
-        UpdateTaskQueueConfigRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        UpdateTaskQueueConfigRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a task_queue: __fastrs::Implicit<__fastrs::Str>;
@@ -8525,6 +8686,9 @@ pub struct StartActivityExecutionRequest {
     pub start_delay: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for StartActivityExecutionRequest {
@@ -8534,8 +8698,8 @@ impl ::fastrs::Message for StartActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartActivityExecutionRequest {
     __fastrs::table::table! {
-        StartActivityExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-            13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
+        StartActivityExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -8648,6 +8812,9 @@ pub struct DescribeActivityExecutionResponse {
     pub callbacks: ::fastrs::alloc::vec::Vec<super::super::activity::v1::CallbackInfo>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for DescribeActivityExecutionResponse {
@@ -8657,7 +8824,7 @@ impl ::fastrs::Message for DescribeActivityExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeActivityExecutionResponse {
     __fastrs::table::table! {
-        DescribeActivityExecutionResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        DescribeActivityExecutionResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 info: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityExecutionInfo>>;
         0x1a input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
@@ -8748,6 +8915,9 @@ pub struct ListActivityExecutionsResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListActivityExecutionsResponse {
@@ -8757,7 +8927,7 @@ impl ::fastrs::Message for ListActivityExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListActivityExecutionsResponse {
     __fastrs::table::table! {
-        ListActivityExecutionsResponse, unknown_fields, [0, 1, 2];
+        ListActivityExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::activity::v1::ActivityExecutionListInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -9182,6 +9352,9 @@ pub struct ListNexusOperationExecutionsResponse {
     pub next_page_token: ::fastrs::alloc::vec::Vec<u8>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ListNexusOperationExecutionsResponse {
@@ -9191,7 +9364,7 @@ impl ::fastrs::Message for ListNexusOperationExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNexusOperationExecutionsResponse {
     __fastrs::table::table! {
-        ListNexusOperationExecutionsResponse, unknown_fields, [0, 1, 2];
+        ListNexusOperationExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x0a operations: __fastrs::Repeated<__fastrs::Tab<super::super::nexus::v1::NexusOperationExecutionListInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -9232,6 +9405,9 @@ pub struct CountActivityExecutionsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CountActivityExecutionsResponse {
@@ -9241,7 +9417,7 @@ impl ::fastrs::Message for CountActivityExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountActivityExecutionsResponse {
     __fastrs::table::table! {
-        CountActivityExecutionsResponse, unknown_fields, [0, 1, 2];
+        CountActivityExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x08 count: __fastrs::Implicit<__fastrs::Int64>;
         0x12 groups: __fastrs::Repeated<__fastrs::Tab<count_activity_executions_response::AggregationGroup>>;
     }
@@ -9257,6 +9433,9 @@ pub mod count_activity_executions_response {
         pub count: i64,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for AggregationGroup {
@@ -9266,7 +9445,7 @@ pub mod count_activity_executions_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AggregationGroup {
         __fastrs::table::table! {
-            AggregationGroup, unknown_fields, [0, 1, 2];
+            AggregationGroup, unknown_fields, recycle, [0, 1, 2];
             0x0a group_values: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x10 count: __fastrs::Implicit<__fastrs::Int64>;
         }
@@ -9309,6 +9488,9 @@ pub struct CountNexusOperationExecutionsResponse {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for CountNexusOperationExecutionsResponse {
@@ -9318,7 +9500,7 @@ impl ::fastrs::Message for CountNexusOperationExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountNexusOperationExecutionsResponse {
     __fastrs::table::table! {
-        CountNexusOperationExecutionsResponse, unknown_fields, [0, 1, 2];
+        CountNexusOperationExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
         0x08 count: __fastrs::Implicit<__fastrs::Int64>;
         0x12 groups: __fastrs::Repeated<__fastrs::Tab<count_nexus_operation_executions_response::AggregationGroup>>;
     }
@@ -9334,6 +9516,9 @@ pub mod count_nexus_operation_executions_response {
         pub count: i64,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for AggregationGroup {
@@ -9343,7 +9528,7 @@ pub mod count_nexus_operation_executions_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AggregationGroup {
         __fastrs::table::table! {
-            AggregationGroup, unknown_fields, [0, 1, 2];
+            AggregationGroup, unknown_fields, recycle, [0, 1, 2];
             0x0a group_values: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x10 count: __fastrs::Implicit<__fastrs::Int64>;
         }
