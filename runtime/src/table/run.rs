@@ -587,41 +587,42 @@ unsafe fn clear_field(e: &Raw, table: &Erased, msg: *mut u8, field: *mut u8) {
                 (Read::Buffers { keep, .. }, Some(rec)) => keep(field, rec),
                 _ => (vt.clear)(field),
             },
-            Op::Msg(m) => match &m.access {
-                Access::Optional { kept, get, clear, .. } => {
-                    let held = get(field);
-                    match kept.as_ref().zip(recycler(table, msg)).filter(|_| !held.is_null()) {
-                        Some((kept, rec)) => match rec.slot(e.tag, kept) {
-                            Some(slot) => {
-                                slot.keep_all(held, 1, kept.size);
-                                clear(field, true);
-                            }
-                            None => clear(field, false),
-                        },
-                        None => clear(field, false),
+            Op::Msg(m) => {
+                // The messages to keep: the first, how many, how far apart.
+                let (kept, clear, first, n, stride) = match &m.access {
+                    Access::Optional {
+                        kept: Some(kept),
+                        get,
+                        clear,
+                        ..
+                    } => {
+                        let held = get(field);
+                        (kept, clear, held, usize::from(!held.is_null()), kept.size)
                     }
-                }
-                Access::Repeated {
-                    kept,
-                    elements,
-                    stride,
-                    clear,
-                    ..
-                } => {
-                    let (first, n) = elements(field);
-                    match recycler(table, msg)
-                        .filter(|_| n > 0)
-                        .and_then(|rec| rec.slot(e.tag, kept))
-                    {
-                        Some(slot) => {
-                            slot.keep_all(first, n, *stride);
-                            clear(field, true);
-                        }
-                        None => clear(field, false),
+                    Access::Optional { kept: None, clear, .. } => return clear(field, false),
+                    Access::Repeated {
+                        kept,
+                        elements,
+                        stride,
+                        clear,
+                        ..
+                    } => {
+                        let (first, n) = elements(field);
+                        (kept, clear, first, n, *stride)
                     }
+                    Access::Member => return,
+                };
+                match recycler(table, msg)
+                    .filter(|_| n > 0)
+                    .and_then(|rec| rec.slot(e.tag, kept))
+                {
+                    Some(slot) => {
+                        slot.keep_all(first, n, stride);
+                        clear(field, true);
+                    }
+                    None => clear(field, false),
                 }
-                Access::Member => {}
-            },
+            }
             _ => {}
         }
     }
