@@ -40,6 +40,7 @@ use crate::wire::reader::Reader;
 use crate::wire::unknown::UnknownFields;
 use crate::wire::writer::Writer;
 
+mod clearing;
 mod macros;
 mod member;
 mod ops;
@@ -110,6 +111,15 @@ pub struct Raw {
     /// so it meets a run at its last entry: it writes the run there and
     /// steps over the rest.
     back: u16,
+    /// On an entry that clearing visits ([`Raw::clear_next`]) whose field
+    /// is an implicit scalar: how many bytes from its field clearing
+    /// zeroes, its field's and those of the scalar fields that follow it
+    /// in the struct (`clearing`).
+    zero: u16,
+    /// The index of the next entry that clearing visits (the number of
+    /// entries for none): it steps over the entries whose field another
+    /// entry's `zero` covers, and those it has nothing to do for.
+    clear_next: u16,
     op: Op,
 }
 
@@ -184,6 +194,8 @@ impl<M> Entry<M> {
                 key,
                 key_len: key_len as u8 + 1,
                 back: 0,
+                zero: 0,
+                clear_next: 0,
                 op,
             },
             _message: PhantomData,
@@ -365,6 +377,12 @@ pub struct Table<M: 'static, E: ?Sized = [Entry<M>]> {
     unknown: u32,
     /// The offset of the message's [`Recycler`], or [`NO_RECYCLER`].
     recycle: u32,
+    /// The index of the first entry that clearing visits
+    /// ([`Raw::clear_next`]).
+    clear_first: u16,
+    /// The two longest runs of scalar fields, which clearing zeroes before
+    /// it visits entries (`clearing`).
+    scalars: [clearing::Zeroed; 2],
     _message: PhantomData<fn(M) -> M>,
     entries: E,
 }
@@ -402,10 +420,13 @@ impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
         unknown: FieldAt<M, UnknownFields>,
     ) -> Self {
         mark_runs(&mut entries);
+        let (clear_first, scalars) = clearing::plan(&mut entries);
         Self {
             by_number,
             unknown: narrow(unknown.offset),
             recycle: NO_RECYCLER,
+            clear_first,
+            scalars,
             _message: PhantomData,
             entries,
         }

@@ -541,13 +541,22 @@ unsafe fn merge_value(op: Op, value: *mut u8, r: &mut Reader<'_>, depth: u32) ->
 }
 
 /// Clears the message at `msg`, keeping the buffers of its strings and
-/// vectors.
+/// vectors. It zeroes runs of scalar fields at once, and visits only the
+/// entries with something else to clear (`clearing`).
 ///
 /// # Safety
 /// See the module.
 #[inline(never)]
 pub unsafe fn clear(table: &Erased, msg: *mut u8) {
-    for e in &table.entries {
+    for run in &table.scalars {
+        // SAFETY: `Table::new` made the run of the message's scalar fields
+        // (`clearing::plan`), each an integer, float or bool, whose default
+        // is all zero bytes.
+        unsafe { zero(msg.add(run.offset as usize), run.len as usize) };
+    }
+    let mut next = usize::from(table.clear_first);
+    while let Some(e) = table.entries.get(next) {
+        next = usize::from(e.clear_next);
         // SAFETY: as in `merge`.
         unsafe {
             let field = msg.add(e.offset as usize);
@@ -563,12 +572,46 @@ pub unsafe fn clear(table: &Erased, msg: *mut u8) {
                     }
                 }
                 Op::HookRead(_) | Op::CheckedUtf8 => {}
-                op => by_codec!(op, |C| *field_mut::<<C as Codec>::Value>(field, 0) = Default::default(), _ => {}),
+                // An implicit scalar that starts a run of `e.zero` bytes,
+                // as above.
+                _ => zero(field, usize::from(e.zero)),
             }
         }
     }
     // SAFETY: as in `merge`.
     unsafe { field_mut::<UnknownFields>(msg, table.unknown) }.clear();
+}
+
+/// Sets `len` bytes at `at` to zero: short runs inline, with two stores
+/// that may overlap, where a call to `memset` would cost more than the
+/// stores (the page's items: one call a run, +1,400 instructions on its
+/// reused decode).
+///
+/// # Safety
+/// `at` is valid for writes of `len` bytes.
+#[inline(always)]
+unsafe fn zero(at: *mut u8, len: usize) {
+    // SAFETY (each): the caller's contract; both stores of each arm are
+    // within the `len` bytes.
+    unsafe {
+        match len {
+            0 => {}
+            1 => at.write(0),
+            2..=3 => {
+                at.cast::<u16>().write_unaligned(0);
+                at.add(len - 2).cast::<u16>().write_unaligned(0);
+            }
+            4..=7 => {
+                at.cast::<u32>().write_unaligned(0);
+                at.add(len - 4).cast::<u32>().write_unaligned(0);
+            }
+            8..=16 => {
+                at.cast::<u64>().write_unaligned(0);
+                at.add(len - 8).cast::<u64>().write_unaligned(0);
+            }
+            _ => ptr::write_bytes(at, 0, len),
+        }
+    }
 }
 
 /// Clears field `field` of the message at `msg`, which entry `e` (an
