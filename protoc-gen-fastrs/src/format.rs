@@ -158,14 +158,14 @@ mod tests {
     #[test]
     fn one_entry_per_line() {
         let laid = table(
-            "M, unknown_fields, [0, 1, 2]; 0x0a id : __fastrs :: Implicit < __fastrs :: Str >; \
+            "M, unknown_fields, [0, 0, 1]; 0x0a id : __fastrs :: Implicit < __fastrs :: Str >; \
              0x12 | 0x10 ids : __fastrs :: Packed < __fastrs :: Int32 >; 0x1a => hooked; \
              0x22 r#type : __fastrs :: Optional < __fastrs :: Tab < super :: super :: v1 :: Kind > >; \
              0x2a ..= 6 pick = m :: Pick :: A : __fastrs :: Member < __fastrs :: Str >;",
         );
         assert_eq!(
             laid,
-            "impl T for M {\n    __fastrs::table::table! {\n        M, unknown_fields, [0, 1, 2];\n        \
+            "impl T for M {\n    __fastrs::table::table! {\n        M, unknown_fields, [0, 0, 1];\n        \
              0x0a id: __fastrs::Implicit<__fastrs::Str>;\n        \
              0x12 | 0x10 ids: __fastrs::Packed<__fastrs::Int32>;\n        0x1a => hooked;\n        \
              0x22 r#type: __fastrs::Optional<__fastrs::Tab<super::super::v1::Kind>>;\n        \

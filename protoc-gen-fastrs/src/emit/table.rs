@@ -68,8 +68,8 @@ pub(super) fn tabled(msg: &Message) -> TokenStream {
     }
 }
 
-/// The entry index (plus one, 0 for none) of each field number up to the
-/// largest indexed one.
+/// The entry index of each field number up to the largest indexed one (0
+/// for none: the decoder finds that the first entry's tag differs).
 fn by_number(entries: &[(u32, TokenStream)]) -> Vec<Literal> {
     let limit = u32::try_from(entries.len() * 4).unwrap_or(u32::MAX).max(MIN_INDEXED);
     let Some(last) = entries.iter().map(|&(n, _)| n).filter(|&n| n <= limit).max() else {
@@ -78,7 +78,7 @@ fn by_number(entries: &[(u32, TokenStream)]) -> Vec<Literal> {
     let mut index = vec![0u16; last as usize + 1];
     for (i, &(number, _)) in entries.iter().enumerate() {
         if number <= last {
-            index[number as usize] = u16::try_from(i + 1).expect("a message has fewer than 65535 fields");
+            index[number as usize] = u16::try_from(i).expect("a message has fewer than 65,536 fields");
         }
     }
     index.into_iter().map(Literal::u16_unsuffixed).collect()

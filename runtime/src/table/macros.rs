@@ -11,7 +11,7 @@
 ///
 /// ```text
 /// __fastrs::table::table! {
-///     Order, unknown_fields, recycle, [0, 1, 0, 2];
+///     Order, unknown_fields, recycle, [0, 0, 0, 1];
 ///     0x0a id: Implicit<Str>;                  // tag, field: op
 ///     0x1a | 0x18 lines: Packed<Uint32>;       // tag | its other encoding's
 ///     0x22 => hooked;                          // a map (or a oneof member
@@ -46,7 +46,7 @@
 /// }
 /// impl Tabled for M {
 ///     fastrs::__private::table::table! {
-///         M, unknown, [0, 1];
+///         M, unknown, [0, 0];
 ///         0x08 n: Implicit<Int32>;
 ///     }
 /// }
@@ -70,7 +70,7 @@
 /// }
 /// impl Tabled for M {
 ///     fastrs::__private::table::table! {
-///         M, unknown, [0, 1];
+///         M, unknown, [0, 0];
 ///         0x08 n: Implicit<Int32>;
 ///     }
 /// }

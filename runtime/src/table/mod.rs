@@ -88,7 +88,8 @@ pub enum Op {
 }
 
 /// One field number of a message `M`: the tag it writes, the other one it
-/// reads (a packable field's other encoding, else 0), where, and how.
+/// reads (a packable field's other encoding, else the same), where, and
+/// how.
 #[repr(transparent)]
 pub struct Entry<M> {
     raw: Raw,
@@ -189,7 +190,9 @@ impl<M> Entry<M> {
         Self {
             raw: Raw {
                 tag,
-                alt,
+                // An entry that reads no other tag reads `tag` twice, so
+                // that no entry matches tag 0 (`run::merge`).
+                alt: if alt == 0 { tag } else { alt },
                 offset: narrow(offset),
                 key,
                 key_len: key_len as u8 + 1,
@@ -368,9 +371,9 @@ impl<M: Tabled> HookVtOf for M {
 
 /// The table of message type `M`: its entries by ascending field number
 /// (`E` is `[Entry<M>; N]` in the static that holds it), and for the
-/// numbers below `by_number.len()`, the index of each one's entry plus one
-/// (0 for none). A wrong index or order only makes fields unknown: the
-/// decoder checks each record's tag against the entry it finds.
+/// numbers below `by_number.len()`, the index of each one's entry (0 for
+/// none: the decoder checks each record's tag against the entry it finds,
+/// so a wrong index or order only makes fields unknown).
 #[repr(C)]
 pub struct Table<M: 'static, E: ?Sized = [Entry<M>]> {
     by_number: &'static [u16],
@@ -419,6 +422,7 @@ impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
         by_number: &'static [u16],
         unknown: FieldAt<M, UnknownFields>,
     ) -> Self {
+        check_index(by_number, N);
         mark_runs(&mut entries);
         let (clear_first, scalars) = clearing::plan(&mut entries);
         Self {
@@ -440,6 +444,22 @@ impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
     pub const fn recycled(mut self, recycle: FieldAt<M, Recycler>) -> Self {
         self.recycle = narrow(recycle.offset);
         self
+    }
+}
+
+/// Checks that each index of `by_number` is one of `n` entries' (the
+/// decoder takes the entry it names unchecked).
+///
+/// # Panics
+/// At compile time (tables are constants), if one is not.
+const fn check_index(by_number: &[u16], n: usize) {
+    let mut at = 0;
+    while at < by_number.len() {
+        assert!(
+            (by_number[at] as usize) < n,
+            "fastrs: a table's index names an entry it does not have"
+        );
+        at += 1;
     }
 }
 

@@ -27,12 +27,16 @@ use crate::wire::varint;
 use crate::wire::writer::Writer;
 
 impl Erased {
-    /// The entry of field `number`, if it has one: by index for small
-    /// numbers, else by binary search.
+    /// The entry that field `number` would have, if any: by index for
+    /// small numbers (the first entry, where the index names none), else
+    /// by binary search. The caller checks the entry's tag.
     #[inline]
     fn entry(&self, number: u32) -> Option<&Raw> {
         match self.by_number.get(number as usize) {
-            Some(&at) => self.entries.get(usize::from(at).wrapping_sub(1)),
+            // SAFETY: `Table::new` checked that each index is an entry's.
+            // Taken unchecked: a record's lookup is the decoder's hottest
+            // path (fastpb Number: 3 instructions of about 30 a record).
+            Some(&at) => Some(unsafe { self.entries.get_unchecked(usize::from(at)) }),
             None => self
                 .entries
                 .binary_search_by_key(&number, Raw::number)
@@ -129,6 +133,8 @@ pub unsafe fn merge(table: &Erased, msg: *mut u8, outer: &mut Reader<'_>, depth:
     }
     while !r.is_empty() {
         let tag = or_stop!(r.read_tag());
+        // An entry's `alt` is its `tag` if it reads no other, and no
+        // entry's tags are 0: a number without an entry matches none.
         let Some(e) = table.entry(tag >> 3).filter(|e| tag == e.tag || tag == e.alt) else {
             or_stop!(through!(outer.skip_field(tag, depth, unknown())));
             continue;
@@ -460,7 +466,7 @@ unsafe fn held_member<'t>(
     if number < e.number() || number > last {
         return None;
     }
-    let held = table.entry(number)?;
+    let held = table.entry(number).filter(|held| held.number() == number)?;
     let Op::Member(held_at) = held.op else {
         return None;
     };

@@ -105,7 +105,7 @@ impl crate::Message for Inner {
 // `Inner`'s table as size-mode code writes it; `All`'s by hand.
 impl Tabled for Inner {
     crate::__table! {
-        Inner, unknown, [0, 1, 2, 3];
+        Inner, unknown, [0, 0, 1, 2];
         0x08 value: Implicit<codec::Int32>;
         0x12 inner: Optional<TabBox<Inner>>;
         0x18 extra: Implicit<codec::Int64>;
@@ -153,8 +153,8 @@ impl Tabled for All {
                 Entry::new::<Implicit<codec::Uint32>>(5000 << 3, 0, crate::table_field!(All, far)),
             ],
             &[
-                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27,
-                28, 29, 30, 31, 32, 33,
+                0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+                27, 28, 29, 30, 31, 32,
             ],
             crate::table_field!(All, unknown),
         );
@@ -341,6 +341,56 @@ fn malformed_records_are_errors() {
     ] {
         assert_eq!(decode(&input).unwrap_err().kind(), kind, "{input:?}");
     }
+}
+
+/// A message with no field 2, which its index names as the first entry.
+#[derive(Default, Debug)]
+struct Gap {
+    one: i32,
+    three: i64,
+    unknown: UnknownFields,
+}
+
+impl crate::Message for Gap {
+    const FULL_NAME: &'static str = "test.Gap";
+    crate::__table_methods!(unknown);
+}
+
+impl Tabled for Gap {
+    crate::__table! {
+        Gap, unknown, [0, 0, 0, 1];
+        0x08 one: Implicit<codec::Int32>;
+        0x18 three: Implicit<codec::Int64>;
+    }
+}
+
+/// The index names the first entry for a number without one; a record of
+/// such a number, or of number 0 (whose tag, 0 for a varint, no entry
+/// reads), never reaches the first entry's field.
+#[test]
+fn numbers_without_an_entry_do_not_reach_the_first_entry() {
+    let gap = <Gap as crate::Message>::decode(&[0x10, 0x05, 0x18, 0x07]).unwrap();
+    assert_eq!((gap.one, gap.three), (0, 7));
+    assert_eq!(gap.unknown.as_bytes(), [0x10, 0x05]);
+    for input in [[0x00, 0x05], [0x02, 0x00]] {
+        let err = <Gap as crate::Message>::decode(&input).unwrap_err();
+        assert_eq!(err.kind(), DecodeErrorKind::InvalidFieldNumber, "{input:?}");
+    }
+}
+
+/// A table's index that names no entry does not make a table.
+#[test]
+#[should_panic(expected = "names an entry it does not have")]
+fn an_index_past_the_entries_is_refused() {
+    let _ = Table::<Inner, [Entry<Inner>; 1]>::new(
+        [Entry::new::<Implicit<codec::Int32>>(
+            1 << 3,
+            0,
+            crate::table_field!(Inner, value),
+        )],
+        &[0, 1],
+        crate::table_field!(Inner, unknown),
+    );
 }
 
 /// Encodes `all` by its table, checking that the size it gave is the size
@@ -609,7 +659,7 @@ impl crate::Message for Pick {
 
 impl Tabled for Pick {
     crate::__table! {
-        Pick, unknown, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        Pick, unknown, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x08 before: Implicit<codec::Int32>;
         0x10 ..= 5 choice = Choice::Number: Member<codec::Int64>;
         0x1a choice = Choice::Text: Member<codec::Str>;
@@ -741,7 +791,7 @@ impl crate::Message for Kept {
 
 impl Tabled for Kept {
     crate::__table! {
-        Kept, unknown, recycle, [0, 1, 2, 3, 4, 5, 6];
+        Kept, unknown, recycle, [0, 0, 1, 2, 3, 4, 5];
         0x0a texts: Repeated<codec::Str>;
         0x12 blobs: Repeated<codec::Bytes>;
         0x1a laxes: Repeated<codec::LaxStr>;

@@ -27,7 +27,7 @@ impl ::fastrs::Message for User {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for User {
     __fastrs::table::table! {
-        User, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        User, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x10 id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a | 0x18 scores: __fastrs::Packed<__fastrs::Uint32>;
@@ -137,7 +137,7 @@ impl ::fastrs::Message for Address {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Address {
     __fastrs::table::table! {
-        Address, unknown_fields, [0, 1];
+        Address, unknown_fields, [0, 0];
         0x0a city: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -190,7 +190,7 @@ impl ::fastrs::Message for Manager {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Manager {
     __fastrs::table::table! {
-        Manager, unknown_fields, [0, 1, 2, 3];
+        Manager, unknown_fields, [0, 0, 1, 2];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 reports_to: __fastrs::Optional<__fastrs::TabBox<Manager>>;
         0x18 level: __fastrs::Implicit<__fastrs::Uint32>;
@@ -245,7 +245,7 @@ impl ::fastrs::Message for Login {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Login {
     __fastrs::table::table! {
-        Login, unknown_fields, [0, 1, 2, 3, 4];
+        Login, unknown_fields, [0, 0, 1, 2, 3];
         0x0a user: __fastrs::Implicit<__fastrs::Str>;
         0x12 password: __fastrs::Implicit<__fastrs::Str>;
         0x1a ..= 4 second_factor = login::SecondFactor::Otp: __fastrs::Member<__fastrs::Str>;

@@ -62,7 +62,7 @@ impl ::fastrs::Message for Blob {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Blob {
     __fastrs::table::table! {
-        Blob, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        Blob, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a key: __fastrs::Implicit<__fastrs::Str>;
         0x12 data: __fastrs::Implicit<__fastrs::SharedBytes>;
         0x1a chunks: __fastrs::Repeated<__fastrs::SharedBytes>;
@@ -368,7 +368,7 @@ impl ::fastrs::Message for GetRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetRequest {
     __fastrs::table::table! {
-        GetRequest, unknown_fields, [0, 1];
+        GetRequest, unknown_fields, [0, 0];
         0x0a key: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -425,7 +425,7 @@ impl ::fastrs::Message for ListRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListRequest {
     __fastrs::table::table! {
-        ListRequest, unknown_fields, [0, 1, 2];
+        ListRequest, unknown_fields, [0, 0, 1];
         0x0a prefix: __fastrs::Implicit<__fastrs::Str>;
         0x10 limit: __fastrs::Implicit<__fastrs::Uint32>;
     }

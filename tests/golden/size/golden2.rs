@@ -25,7 +25,7 @@ impl ::fastrs::Message for Defaults {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Defaults {
     __fastrs::table::table! {
-        Defaults, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        Defaults, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x08 count: __fastrs::Optional<__fastrs::Int32>;
         0x10 big: __fastrs::Optional<__fastrs::Uint64>;
         0x19 ratio: __fastrs::Optional<__fastrs::Double>;
@@ -138,7 +138,7 @@ impl ::fastrs::Message for Order {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Order {
     __fastrs::table::table! {
-        Order, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 0, 7, 0, 0, 8, 9, 10];
+        Order, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 0, 6, 0, 0, 7, 8, 9];
         0x08 id: __fastrs::Optional<__fastrs::Int64>;
         0x12 note: __fastrs::Optional<__fastrs::LaxStr>;
         0x18 | 0x1a levels: __fastrs::ExpandedClosed<Level>;
@@ -393,7 +393,7 @@ pub mod order {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Shipping {
         __fastrs::table::table! {
-            Shipping, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 1];
+            Shipping, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 0];
             0x3a city: __fastrs::Optional<__fastrs::LaxStr>;
         }
     }
@@ -419,7 +419,7 @@ pub mod order {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Line {
         __fastrs::table::table! {
-            Line, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2];
+            Line, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
             0x4a sku: __fastrs::Optional<__fastrs::LaxStr>;
             0x50 quantity: __fastrs::Optional<__fastrs::Int32>;
         }
@@ -454,7 +454,7 @@ impl ::fastrs::Message for Keywords {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Keywords {
     __fastrs::table::table! {
-        Keywords, unknown_fields, [0, 1, 2, 3, 4];
+        Keywords, unknown_fields, [0, 0, 1, 2, 3];
         0x08 r#type: __fastrs::Optional<__fastrs::Int32>;
         0x12 r#match: __fastrs::Optional<__fastrs::LaxStr>;
         0x18 self_: __fastrs::Optional<__fastrs::Int32>;
@@ -493,7 +493,7 @@ pub mod keywords {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Option {
         __fastrs::table::table! {
-            Option, unknown_fields, [0, 1];
+            Option, unknown_fields, [0, 0];
             0x08 some: __fastrs::Optional<__fastrs::Int32>;
         }
     }
@@ -525,7 +525,7 @@ impl ::fastrs::Message for Old {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Old {
     __fastrs::table::table! {
-        Old, unknown_fields, [0, 1];
+        Old, unknown_fields, [0, 0];
         0x08 x: __fastrs::Optional<__fastrs::Int32>;
     }
 }

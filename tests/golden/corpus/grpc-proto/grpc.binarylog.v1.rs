@@ -44,7 +44,7 @@ impl ::fastrs::Message for GrpcLogEntry {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GrpcLogEntry {
     __fastrs::table::table! {
-        GrpcLogEntry, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        GrpcLogEntry, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
         0x0a timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x10 call_id: __fastrs::Implicit<__fastrs::Uint64>;
         0x18 sequence_id_within_call: __fastrs::Implicit<__fastrs::Uint64>;
@@ -248,7 +248,7 @@ impl ::fastrs::Message for ClientHeader {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientHeader {
     __fastrs::table::table! {
-        ClientHeader, unknown_fields, [0, 1, 2, 3, 4];
+        ClientHeader, unknown_fields, [0, 0, 1, 2, 3];
         0x0a metadata: __fastrs::Optional<__fastrs::Tab<Metadata>>;
         0x12 method_name: __fastrs::Implicit<__fastrs::Str>;
         0x1a authority: __fastrs::Implicit<__fastrs::Str>;
@@ -270,7 +270,7 @@ impl ::fastrs::Message for ServerHeader {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerHeader {
     __fastrs::table::table! {
-        ServerHeader, unknown_fields, [0, 1];
+        ServerHeader, unknown_fields, [0, 0];
         0x0a metadata: __fastrs::Optional<__fastrs::Tab<Metadata>>;
     }
 }
@@ -297,7 +297,7 @@ impl ::fastrs::Message for Trailer {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Trailer {
     __fastrs::table::table! {
-        Trailer, unknown_fields, [0, 1, 2, 3, 4];
+        Trailer, unknown_fields, [0, 0, 1, 2, 3];
         0x0a metadata: __fastrs::Optional<__fastrs::Tab<Metadata>>;
         0x10 status_code: __fastrs::Implicit<__fastrs::Uint32>;
         0x1a status_message: __fastrs::Implicit<__fastrs::Str>;
@@ -323,7 +323,7 @@ impl ::fastrs::Message for Message {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Message {
     __fastrs::table::table! {
-        Message, unknown_fields, [0, 1, 2];
+        Message, unknown_fields, [0, 0, 1];
         0x08 length: __fastrs::Implicit<__fastrs::Uint32>;
         0x12 data: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -366,7 +366,7 @@ impl ::fastrs::Message for Metadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Metadata {
     __fastrs::table::table! {
-        Metadata, unknown_fields, recycle, [0, 1];
+        Metadata, unknown_fields, recycle, [0, 0];
         0x0a entry: __fastrs::Repeated<__fastrs::Tab<MetadataEntry>>;
     }
 }
@@ -386,7 +386,7 @@ impl ::fastrs::Message for MetadataEntry {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MetadataEntry {
     __fastrs::table::table! {
-        MetadataEntry, unknown_fields, [0, 1, 2];
+        MetadataEntry, unknown_fields, [0, 0, 1];
         0x0a key: __fastrs::Implicit<__fastrs::Str>;
         0x12 value: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -409,7 +409,7 @@ impl ::fastrs::Message for Address {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Address {
     __fastrs::table::table! {
-        Address, unknown_fields, [0, 1, 2, 3];
+        Address, unknown_fields, [0, 0, 1, 2];
         0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<address::Type>>;
         0x12 address: __fastrs::Implicit<__fastrs::Str>;
         0x18 ip_port: __fastrs::Implicit<__fastrs::Uint32>;

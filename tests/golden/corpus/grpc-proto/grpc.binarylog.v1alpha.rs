@@ -64,7 +64,7 @@ impl ::fastrs::Message for GrpcLogEntry {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GrpcLogEntry {
     __fastrs::table::table! {
-        GrpcLogEntry, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+        GrpcLogEntry, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
         0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::Type>>;
         0x10 logger: __fastrs::Implicit<__fastrs::OpenEnum<grpc_log_entry::Logger>>;
         0x1a call_id: __fastrs::Optional<__fastrs::Tab<Uint128>>;
@@ -240,7 +240,7 @@ impl ::fastrs::Message for Message {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Message {
     __fastrs::table::table! {
-        Message, unknown_fields, [0, 1, 2, 3];
+        Message, unknown_fields, [0, 0, 1, 2];
         0x08 flags: __fastrs::Implicit<__fastrs::Uint32>;
         0x10 length: __fastrs::Implicit<__fastrs::Uint32>;
         0x1a data: __fastrs::Implicit<__fastrs::Bytes>;
@@ -276,7 +276,7 @@ impl ::fastrs::Message for Metadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Metadata {
     __fastrs::table::table! {
-        Metadata, unknown_fields, recycle, [0, 1];
+        Metadata, unknown_fields, recycle, [0, 0];
         0x0a entry: __fastrs::Repeated<__fastrs::Tab<MetadataEntry>>;
     }
 }
@@ -298,7 +298,7 @@ impl ::fastrs::Message for MetadataEntry {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MetadataEntry {
     __fastrs::table::table! {
-        MetadataEntry, unknown_fields, [0, 1, 2];
+        MetadataEntry, unknown_fields, [0, 0, 1];
         0x0a key: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 value: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -327,7 +327,7 @@ impl ::fastrs::Message for Peer {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Peer {
     __fastrs::table::table! {
-        Peer, unknown_fields, [0, 1, 2, 3, 4];
+        Peer, unknown_fields, [0, 0, 1, 2, 3];
         0x08 peer_type: __fastrs::Implicit<__fastrs::OpenEnum<peer::PeerType>>;
         0x12 peer: __fastrs::Implicit<__fastrs::Bytes>;
         0x1a address: __fastrs::Implicit<__fastrs::Str>;
@@ -401,7 +401,7 @@ impl ::fastrs::Message for Uint128 {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Uint128 {
     __fastrs::table::table! {
-        Uint128, unknown_fields, [0, 1, 2];
+        Uint128, unknown_fields, [0, 0, 1];
         0x09 high: __fastrs::Implicit<__fastrs::Fixed64>;
         0x11 low: __fastrs::Implicit<__fastrs::Fixed64>;
     }

@@ -35,7 +35,7 @@ impl ::fastrs::Message for Channel {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Channel {
     __fastrs::table::table! {
-        Channel, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
+        Channel, unknown_fields, recycle, [0, 0, 1, 2, 3, 4];
         0x0a r#ref: __fastrs::Optional<__fastrs::Tab<ChannelRef>>;
         0x12 data: __fastrs::Optional<__fastrs::Tab<ChannelData>>;
         0x1a channel_ref: __fastrs::Repeated<__fastrs::Tab<ChannelRef>>;
@@ -76,7 +76,7 @@ impl ::fastrs::Message for Subchannel {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Subchannel {
     __fastrs::table::table! {
-        Subchannel, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
+        Subchannel, unknown_fields, recycle, [0, 0, 1, 2, 3, 4];
         0x0a r#ref: __fastrs::Optional<__fastrs::Tab<SubchannelRef>>;
         0x12 data: __fastrs::Optional<__fastrs::Tab<ChannelData>>;
         0x1a channel_ref: __fastrs::Repeated<__fastrs::Tab<ChannelRef>>;
@@ -100,7 +100,7 @@ impl ::fastrs::Message for ChannelConnectivityState {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelConnectivityState {
     __fastrs::table::table! {
-        ChannelConnectivityState, unknown_fields, [0, 1];
+        ChannelConnectivityState, unknown_fields, [0, 0];
         0x08 state: __fastrs::Implicit<__fastrs::OpenEnum<channel_connectivity_state::State>>;
     }
 }
@@ -192,7 +192,7 @@ impl ::fastrs::Message for ChannelData {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelData {
     __fastrs::table::table! {
-        ChannelData, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        ChannelData, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a state: __fastrs::Optional<__fastrs::Tab<ChannelConnectivityState>>;
         0x12 target: __fastrs::Implicit<__fastrs::Str>;
         0x1a trace: __fastrs::Optional<__fastrs::Tab<ChannelTrace>>;
@@ -229,7 +229,7 @@ impl ::fastrs::Message for ChannelTraceEvent {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelTraceEvent {
     __fastrs::table::table! {
-        ChannelTraceEvent, unknown_fields, [0, 1, 2, 3, 4, 5];
+        ChannelTraceEvent, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a description: __fastrs::Implicit<__fastrs::Str>;
         0x10 severity: __fastrs::Implicit<__fastrs::OpenEnum<channel_trace_event::Severity>>;
         0x1a timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -335,7 +335,7 @@ impl ::fastrs::Message for ChannelTrace {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelTrace {
     __fastrs::table::table! {
-        ChannelTrace, unknown_fields, recycle, [0, 1, 2, 3];
+        ChannelTrace, unknown_fields, recycle, [0, 0, 1, 2];
         0x08 num_events_logged: __fastrs::Implicit<__fastrs::Int64>;
         0x12 creation_timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x1a events: __fastrs::Repeated<__fastrs::Tab<ChannelTraceEvent>>;
@@ -359,7 +359,7 @@ impl ::fastrs::Message for ChannelRef {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelRef {
     __fastrs::table::table! {
-        ChannelRef, unknown_fields, [0, 1, 2];
+        ChannelRef, unknown_fields, [0, 0, 1];
         0x08 channel_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -382,7 +382,7 @@ impl ::fastrs::Message for SubchannelRef {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SubchannelRef {
     __fastrs::table::table! {
-        SubchannelRef, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 1, 2];
+        SubchannelRef, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 0, 1];
         0x38 subchannel_id: __fastrs::Implicit<__fastrs::Int64>;
         0x42 name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -405,7 +405,7 @@ impl ::fastrs::Message for SocketRef {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketRef {
     __fastrs::table::table! {
-        SocketRef, unknown_fields, [0, 0, 0, 1, 2];
+        SocketRef, unknown_fields, [0, 0, 0, 0, 1];
         0x18 socket_id: __fastrs::Implicit<__fastrs::Int64>;
         0x22 name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -428,7 +428,7 @@ impl ::fastrs::Message for ServerRef {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerRef {
     __fastrs::table::table! {
-        ServerRef, unknown_fields, [0, 0, 0, 0, 0, 1, 2];
+        ServerRef, unknown_fields, [0, 0, 0, 0, 0, 0, 1];
         0x28 server_id: __fastrs::Implicit<__fastrs::Int64>;
         0x32 name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -458,7 +458,7 @@ impl ::fastrs::Message for Server {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Server {
     __fastrs::table::table! {
-        Server, unknown_fields, recycle, [0, 1, 2, 3];
+        Server, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a r#ref: __fastrs::Optional<__fastrs::Tab<ServerRef>>;
         0x12 data: __fastrs::Optional<__fastrs::Tab<ServerData>>;
         0x1a listen_socket: __fastrs::Repeated<__fastrs::Tab<SocketRef>>;
@@ -490,7 +490,7 @@ impl ::fastrs::Message for ServerData {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerData {
     __fastrs::table::table! {
-        ServerData, unknown_fields, [0, 1, 2, 3, 4, 5];
+        ServerData, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a trace: __fastrs::Optional<__fastrs::Tab<ChannelTrace>>;
         0x10 calls_started: __fastrs::Implicit<__fastrs::Int64>;
         0x18 calls_succeeded: __fastrs::Implicit<__fastrs::Int64>;
@@ -526,7 +526,7 @@ impl ::fastrs::Message for Socket {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Socket {
     __fastrs::table::table! {
-        Socket, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        Socket, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a r#ref: __fastrs::Optional<__fastrs::Tab<SocketRef>>;
         0x12 data: __fastrs::Optional<__fastrs::Tab<SocketData>>;
         0x1a local: __fastrs::Optional<__fastrs::Tab<Address>>;
@@ -610,7 +610,7 @@ impl ::fastrs::Message for SocketData {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketData {
     __fastrs::table::table! {
-        SocketData, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+        SocketData, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
         0x08 streams_started: __fastrs::Implicit<__fastrs::Int64>;
         0x10 streams_succeeded: __fastrs::Implicit<__fastrs::Int64>;
         0x18 streams_failed: __fastrs::Implicit<__fastrs::Int64>;
@@ -643,7 +643,7 @@ impl ::fastrs::Message for Address {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Address {
     __fastrs::table::table! {
-        Address, unknown_fields, [0, 1, 2, 3];
+        Address, unknown_fields, [0, 0, 1, 2];
         0x0a ..= 3 address = address::Address::TcpipAddress: __fastrs::Member<__fastrs::Tab<address::TcpIpAddress>>;
         0x12 address = address::Address::UdsAddress: __fastrs::Member<__fastrs::Tab<address::UdsAddress>>;
         0x1a address = address::Address::OtherAddress: __fastrs::Member<__fastrs::Tab<address::OtherAddress>>;
@@ -691,7 +691,7 @@ pub mod address {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for TcpIpAddress {
         __fastrs::table::table! {
-            TcpIpAddress, unknown_fields, [0, 1, 2];
+            TcpIpAddress, unknown_fields, [0, 0, 1];
             0x0a ip_address: __fastrs::Implicit<__fastrs::Bytes>;
             0x10 port: __fastrs::Implicit<__fastrs::Int32>;
         }
@@ -711,7 +711,7 @@ pub mod address {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for UdsAddress {
         __fastrs::table::table! {
-            UdsAddress, unknown_fields, [0, 1];
+            UdsAddress, unknown_fields, [0, 0];
             0x0a filename: __fastrs::Implicit<__fastrs::Str>;
         }
     }
@@ -733,7 +733,7 @@ pub mod address {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for OtherAddress {
         __fastrs::table::table! {
-            OtherAddress, unknown_fields, [0, 1, 2];
+            OtherAddress, unknown_fields, [0, 0, 1];
             0x0a name: __fastrs::Implicit<__fastrs::Str>;
             0x12 value: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
         }
@@ -754,7 +754,7 @@ impl ::fastrs::Message for Security {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Security {
     __fastrs::table::table! {
-        Security, unknown_fields, [0, 1, 2];
+        Security, unknown_fields, [0, 0, 1];
         0x0a ..= 2 model = security::Model::Tls: __fastrs::Member<__fastrs::Tab<security::Tls>>;
         0x12 model = security::Model::Other: __fastrs::Member<__fastrs::Tab<security::OtherSecurity>>;
     }
@@ -799,7 +799,7 @@ pub mod security {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Tls {
         __fastrs::table::table! {
-            Tls, unknown_fields, [0, 1, 2, 3, 4];
+            Tls, unknown_fields, [0, 0, 1, 2, 3];
             0x0a ..= 2 cipher_suite = tls::CipherSuite::StandardName: __fastrs::Member<__fastrs::Str>;
             0x12 cipher_suite = tls::CipherSuite::OtherName: __fastrs::Member<__fastrs::Str>;
             0x1a local_certificate: __fastrs::Implicit<__fastrs::Bytes>;
@@ -849,7 +849,7 @@ pub mod security {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for OtherSecurity {
         __fastrs::table::table! {
-            OtherSecurity, unknown_fields, [0, 1, 2];
+            OtherSecurity, unknown_fields, [0, 0, 1];
             0x0a name: __fastrs::Implicit<__fastrs::Str>;
             0x12 value: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
         }
@@ -879,7 +879,7 @@ impl ::fastrs::Message for SocketOption {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketOption {
     __fastrs::table::table! {
-        SocketOption, unknown_fields, [0, 1, 2, 3];
+        SocketOption, unknown_fields, [0, 0, 1, 2];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 value: __fastrs::Implicit<__fastrs::Str>;
         0x1a additional: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
@@ -901,7 +901,7 @@ impl ::fastrs::Message for SocketOptionTimeout {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketOptionTimeout {
     __fastrs::table::table! {
-        SocketOptionTimeout, unknown_fields, [0, 1];
+        SocketOptionTimeout, unknown_fields, [0, 0];
         0x0a duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
 }
@@ -924,7 +924,7 @@ impl ::fastrs::Message for SocketOptionLinger {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketOptionLinger {
     __fastrs::table::table! {
-        SocketOptionLinger, unknown_fields, [0, 1, 2];
+        SocketOptionLinger, unknown_fields, [0, 0, 1];
         0x08 active: __fastrs::Implicit<__fastrs::Bool>;
         0x12 duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
@@ -973,8 +973,8 @@ impl ::fastrs::Message for SocketOptionTcpInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SocketOptionTcpInfo {
     __fastrs::table::table! {
-        SocketOptionTcpInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-            16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
+        SocketOptionTcpInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+            15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28];
         0x08 tcpi_state: __fastrs::Implicit<__fastrs::Uint32>;
         0x10 tcpi_ca_state: __fastrs::Implicit<__fastrs::Uint32>;
         0x18 tcpi_retransmits: __fastrs::Implicit<__fastrs::Uint32>;
@@ -1029,7 +1029,7 @@ impl ::fastrs::Message for GetTopChannelsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetTopChannelsRequest {
     __fastrs::table::table! {
-        GetTopChannelsRequest, unknown_fields, [0, 1, 2];
+        GetTopChannelsRequest, unknown_fields, [0, 0, 1];
         0x08 start_channel_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 max_results: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -1058,7 +1058,7 @@ impl ::fastrs::Message for GetTopChannelsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetTopChannelsResponse {
     __fastrs::table::table! {
-        GetTopChannelsResponse, unknown_fields, recycle, [0, 1, 2];
+        GetTopChannelsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a channel: __fastrs::Repeated<__fastrs::Tab<Channel>>;
         0x10 end: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -1086,7 +1086,7 @@ impl ::fastrs::Message for GetServersRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServersRequest {
     __fastrs::table::table! {
-        GetServersRequest, unknown_fields, [0, 1, 2];
+        GetServersRequest, unknown_fields, [0, 0, 1];
         0x08 start_server_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 max_results: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -1115,7 +1115,7 @@ impl ::fastrs::Message for GetServersResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServersResponse {
     __fastrs::table::table! {
-        GetServersResponse, unknown_fields, recycle, [0, 1, 2];
+        GetServersResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a server: __fastrs::Repeated<__fastrs::Tab<Server>>;
         0x10 end: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -1135,7 +1135,7 @@ impl ::fastrs::Message for GetServerRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServerRequest {
     __fastrs::table::table! {
-        GetServerRequest, unknown_fields, [0, 1];
+        GetServerRequest, unknown_fields, [0, 0];
         0x08 server_id: __fastrs::Implicit<__fastrs::Int64>;
     }
 }
@@ -1155,7 +1155,7 @@ impl ::fastrs::Message for GetServerResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServerResponse {
     __fastrs::table::table! {
-        GetServerResponse, unknown_fields, [0, 1];
+        GetServerResponse, unknown_fields, [0, 0];
         0x0a server: __fastrs::Optional<__fastrs::Tab<Server>>;
     }
 }
@@ -1183,7 +1183,7 @@ impl ::fastrs::Message for GetServerSocketsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServerSocketsRequest {
     __fastrs::table::table! {
-        GetServerSocketsRequest, unknown_fields, [0, 1, 2, 3];
+        GetServerSocketsRequest, unknown_fields, [0, 0, 1, 2];
         0x08 server_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 start_socket_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 max_results: __fastrs::Implicit<__fastrs::Int64>;
@@ -1213,7 +1213,7 @@ impl ::fastrs::Message for GetServerSocketsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetServerSocketsResponse {
     __fastrs::table::table! {
-        GetServerSocketsResponse, unknown_fields, recycle, [0, 1, 2];
+        GetServerSocketsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a socket_ref: __fastrs::Repeated<__fastrs::Tab<SocketRef>>;
         0x10 end: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -1233,7 +1233,7 @@ impl ::fastrs::Message for GetChannelRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetChannelRequest {
     __fastrs::table::table! {
-        GetChannelRequest, unknown_fields, [0, 1];
+        GetChannelRequest, unknown_fields, [0, 0];
         0x08 channel_id: __fastrs::Implicit<__fastrs::Int64>;
     }
 }
@@ -1253,7 +1253,7 @@ impl ::fastrs::Message for GetChannelResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetChannelResponse {
     __fastrs::table::table! {
-        GetChannelResponse, unknown_fields, [0, 1];
+        GetChannelResponse, unknown_fields, [0, 0];
         0x0a channel: __fastrs::Optional<__fastrs::Tab<Channel>>;
     }
 }
@@ -1272,7 +1272,7 @@ impl ::fastrs::Message for GetSubchannelRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSubchannelRequest {
     __fastrs::table::table! {
-        GetSubchannelRequest, unknown_fields, [0, 1];
+        GetSubchannelRequest, unknown_fields, [0, 0];
         0x08 subchannel_id: __fastrs::Implicit<__fastrs::Int64>;
     }
 }
@@ -1292,7 +1292,7 @@ impl ::fastrs::Message for GetSubchannelResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSubchannelResponse {
     __fastrs::table::table! {
-        GetSubchannelResponse, unknown_fields, [0, 1];
+        GetSubchannelResponse, unknown_fields, [0, 0];
         0x0a subchannel: __fastrs::Optional<__fastrs::Tab<Subchannel>>;
     }
 }
@@ -1315,7 +1315,7 @@ impl ::fastrs::Message for GetSocketRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSocketRequest {
     __fastrs::table::table! {
-        GetSocketRequest, unknown_fields, [0, 1, 2];
+        GetSocketRequest, unknown_fields, [0, 0, 1];
         0x08 socket_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 summary: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -1336,7 +1336,7 @@ impl ::fastrs::Message for GetSocketResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSocketResponse {
     __fastrs::table::table! {
-        GetSocketResponse, unknown_fields, [0, 1];
+        GetSocketResponse, unknown_fields, [0, 0];
         0x0a socket: __fastrs::Optional<__fastrs::Tab<Socket>>;
     }
 }

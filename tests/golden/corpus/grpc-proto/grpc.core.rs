@@ -18,7 +18,7 @@ impl ::fastrs::Message for Bucket {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Bucket {
     __fastrs::table::table! {
-        Bucket, unknown_fields, [0, 1, 2];
+        Bucket, unknown_fields, [0, 0, 1];
         0x09 start: __fastrs::Implicit<__fastrs::Double>;
         0x10 count: __fastrs::Implicit<__fastrs::Uint64>;
     }
@@ -40,7 +40,7 @@ impl ::fastrs::Message for Histogram {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Histogram {
     __fastrs::table::table! {
-        Histogram, unknown_fields, recycle, [0, 1];
+        Histogram, unknown_fields, recycle, [0, 0];
         0x0a buckets: __fastrs::Repeated<__fastrs::Tab<Bucket>>;
     }
 }
@@ -59,7 +59,7 @@ impl ::fastrs::Message for Metric {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Metric {
     __fastrs::table::table! {
-        Metric, unknown_fields, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3];
+        Metric, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x50 ..= 11 value = metric::Value::Count: __fastrs::Member<__fastrs::Uint64>;
         0x5a value = metric::Value::Histogram: __fastrs::Member<__fastrs::Tab<Histogram>>;
@@ -104,7 +104,7 @@ impl ::fastrs::Message for Stats {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Stats {
     __fastrs::table::table! {
-        Stats, unknown_fields, recycle, [0, 1];
+        Stats, unknown_fields, recycle, [0, 0];
         0x0a metrics: __fastrs::Repeated<__fastrs::Tab<Metric>>;
     }
 }

@@ -33,7 +33,7 @@ impl ::fastrs::Message for AltsContext {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for AltsContext {
     __fastrs::table::table! {
-        AltsContext, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        AltsContext, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a application_protocol: __fastrs::Implicit<__fastrs::Str>;
         0x12 record_protocol: __fastrs::Implicit<__fastrs::Str>;
         0x18 security_level: __fastrs::Implicit<__fastrs::OpenEnum<SecurityLevel>>;
@@ -118,7 +118,7 @@ impl ::fastrs::Message for Endpoint {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Endpoint {
     __fastrs::table::table! {
-        Endpoint, unknown_fields, [0, 1, 2, 3];
+        Endpoint, unknown_fields, [0, 0, 1, 2];
         0x0a ip_address: __fastrs::Implicit<__fastrs::Str>;
         0x10 port: __fastrs::Implicit<__fastrs::Int32>;
         0x18 protocol: __fastrs::Implicit<__fastrs::OpenEnum<NetworkProtocol>>;
@@ -143,7 +143,7 @@ impl ::fastrs::Message for Identity {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Identity {
     __fastrs::table::table! {
-        Identity, unknown_fields, [0, 1, 2, 3];
+        Identity, unknown_fields, [0, 0, 1, 2];
         0x0a ..= 2 identity_oneof = identity::IdentityOneof::ServiceAccount: __fastrs::Member<__fastrs::Str>;
         0x12 identity_oneof = identity::IdentityOneof::Hostname: __fastrs::Member<__fastrs::Str>;
         0x1a => hooked;
@@ -286,8 +286,7 @@ impl ::fastrs::Message for StartClientHandshakeReq {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartClientHandshakeReq {
     __fastrs::table::table! {
-        StartClientHandshakeReq, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-            12];
+        StartClientHandshakeReq, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
         0x08 handshake_security_protocol: __fastrs::Implicit<__fastrs::OpenEnum<HandshakeProtocol>>;
         0x12 application_protocols: __fastrs::Repeated<__fastrs::Str>;
         0x1a record_protocols: __fastrs::Repeated<__fastrs::Str>;
@@ -351,7 +350,7 @@ impl ::fastrs::Message for ServerHandshakeParameters {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerHandshakeParameters {
     __fastrs::table::table! {
-        ServerHandshakeParameters, unknown_fields, recycle, [0, 1, 2, 3];
+        ServerHandshakeParameters, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a record_protocols: __fastrs::Repeated<__fastrs::Str>;
         0x12 local_identities: __fastrs::Repeated<__fastrs::Tab<Identity>>;
         0x1a token: __fastrs::Optional<__fastrs::Str>;
@@ -421,7 +420,7 @@ impl ::fastrs::Message for StartServerHandshakeReq {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartServerHandshakeReq {
     __fastrs::table::table! {
-        StartServerHandshakeReq, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        StartServerHandshakeReq, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a application_protocols: __fastrs::Repeated<__fastrs::Str>;
         0x12 => hooked;
         0x1a in_bytes: __fastrs::Implicit<__fastrs::Bytes>;
@@ -508,7 +507,7 @@ impl ::fastrs::Message for NextHandshakeMessageReq {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NextHandshakeMessageReq {
     __fastrs::table::table! {
-        NextHandshakeMessageReq, unknown_fields, [0, 1, 2];
+        NextHandshakeMessageReq, unknown_fields, [0, 0, 1];
         0x0a in_bytes: __fastrs::Implicit<__fastrs::Bytes>;
         0x10 network_latency_ms: __fastrs::Implicit<__fastrs::Uint32>;
     }
@@ -527,7 +526,7 @@ impl ::fastrs::Message for HandshakerReq {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandshakerReq {
     __fastrs::table::table! {
-        HandshakerReq, unknown_fields, [0, 1, 2, 3];
+        HandshakerReq, unknown_fields, [0, 0, 1, 2];
         0x0a ..= 3 req_oneof = handshaker_req::ReqOneof::ClientStart: __fastrs::Member<__fastrs::Tab<StartClientHandshakeReq>>;
         0x12 req_oneof = handshaker_req::ReqOneof::ServerStart: __fastrs::Member<__fastrs::Tab<StartServerHandshakeReq>>;
         0x1a req_oneof = handshaker_req::ReqOneof::Next: __fastrs::Member<__fastrs::Tab<NextHandshakeMessageReq>>;
@@ -599,7 +598,7 @@ impl ::fastrs::Message for HandshakerResult {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandshakerResult {
     __fastrs::table::table! {
-        HandshakerResult, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        HandshakerResult, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a application_protocol: __fastrs::Implicit<__fastrs::Str>;
         0x12 record_protocol: __fastrs::Implicit<__fastrs::Str>;
         0x1a key_data: __fastrs::Implicit<__fastrs::Bytes>;
@@ -628,7 +627,7 @@ impl ::fastrs::Message for HandshakerStatus {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandshakerStatus {
     __fastrs::table::table! {
-        HandshakerStatus, unknown_fields, [0, 1, 2];
+        HandshakerStatus, unknown_fields, [0, 0, 1];
         0x08 code: __fastrs::Implicit<__fastrs::Uint32>;
         0x12 details: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -661,7 +660,7 @@ impl ::fastrs::Message for HandshakerResp {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandshakerResp {
     __fastrs::table::table! {
-        HandshakerResp, unknown_fields, [0, 1, 2, 3, 4];
+        HandshakerResp, unknown_fields, [0, 0, 1, 2, 3];
         0x0a out_frames: __fastrs::Implicit<__fastrs::Bytes>;
         0x10 bytes_consumed: __fastrs::Implicit<__fastrs::Uint32>;
         0x1a result: __fastrs::Optional<__fastrs::Tab<HandshakerResult>>;
@@ -686,7 +685,7 @@ impl ::fastrs::Message for RpcProtocolVersions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RpcProtocolVersions {
     __fastrs::table::table! {
-        RpcProtocolVersions, unknown_fields, [0, 1, 2];
+        RpcProtocolVersions, unknown_fields, [0, 0, 1];
         0x0a max_rpc_version: __fastrs::Optional<__fastrs::Tab<rpc_protocol_versions::Version>>;
         0x12 min_rpc_version: __fastrs::Optional<__fastrs::Tab<rpc_protocol_versions::Version>>;
     }
@@ -710,7 +709,7 @@ pub mod rpc_protocol_versions {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Version {
         __fastrs::table::table! {
-            Version, unknown_fields, [0, 1, 2];
+            Version, unknown_fields, [0, 0, 1];
             0x08 major: __fastrs::Implicit<__fastrs::Uint32>;
             0x10 minor: __fastrs::Implicit<__fastrs::Uint32>;
         }
@@ -735,7 +734,7 @@ impl ::fastrs::Message for TransportProtocolPreferences {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TransportProtocolPreferences {
     __fastrs::table::table! {
-        TransportProtocolPreferences, unknown_fields, recycle, [0, 1];
+        TransportProtocolPreferences, unknown_fields, recycle, [0, 0];
         0x0a transport_protocol: __fastrs::Repeated<__fastrs::Str>;
     }
 }
@@ -754,7 +753,7 @@ impl ::fastrs::Message for NegotiatedTransportProtocol {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NegotiatedTransportProtocol {
     __fastrs::table::table! {
-        NegotiatedTransportProtocol, unknown_fields, [0, 1];
+        NegotiatedTransportProtocol, unknown_fields, [0, 0];
         0x0a transport_protocol: __fastrs::Implicit<__fastrs::Str>;
     }
 }

@@ -17,7 +17,7 @@ impl ::fastrs::Message for HealthCheckRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HealthCheckRequest {
     __fastrs::table::table! {
-        HealthCheckRequest, unknown_fields, [0, 1];
+        HealthCheckRequest, unknown_fields, [0, 0];
         0x0a service: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -35,7 +35,7 @@ impl ::fastrs::Message for HealthCheckResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HealthCheckResponse {
     __fastrs::table::table! {
-        HealthCheckResponse, unknown_fields, [0, 1];
+        HealthCheckResponse, unknown_fields, [0, 0];
         0x08 status: __fastrs::Implicit<__fastrs::OpenEnum<health_check_response::ServingStatus>>;
     }
 }
@@ -119,7 +119,7 @@ impl ::fastrs::Message for HealthListResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HealthListResponse {
     __fastrs::table::table! {
-        HealthListResponse, unknown_fields, [0, 1];
+        HealthListResponse, unknown_fields, [0, 0];
         0x0a => hooked;
     }
     #[inline]

@@ -19,7 +19,7 @@ impl ::fastrs::Message for LoadBalanceRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalanceRequest {
     __fastrs::table::table! {
-        LoadBalanceRequest, unknown_fields, [0, 1, 2];
+        LoadBalanceRequest, unknown_fields, [0, 0, 1];
         0x0a ..= 2 load_balance_request_type = load_balance_request::LoadBalanceRequestType::InitialRequest: __fastrs::Member<__fastrs::Tab<InitialLoadBalanceRequest>>;
         0x12 load_balance_request_type = load_balance_request::LoadBalanceRequestType::ClientStats: __fastrs::Member<__fastrs::Tab<ClientStats>>;
     }
@@ -71,7 +71,7 @@ impl ::fastrs::Message for InitialLoadBalanceRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InitialLoadBalanceRequest {
     __fastrs::table::table! {
-        InitialLoadBalanceRequest, unknown_fields, [0, 1];
+        InitialLoadBalanceRequest, unknown_fields, [0, 0];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -93,7 +93,7 @@ impl ::fastrs::Message for ClientStatsPerToken {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStatsPerToken {
     __fastrs::table::table! {
-        ClientStatsPerToken, unknown_fields, [0, 1, 2];
+        ClientStatsPerToken, unknown_fields, [0, 0, 1];
         0x0a load_balance_token: __fastrs::Implicit<__fastrs::Str>;
         0x10 num_calls: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -129,7 +129,7 @@ impl ::fastrs::Message for ClientStats {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStats {
     __fastrs::table::table! {
-        ClientStats, unknown_fields, recycle, [0, 1, 2, 3, 0, 0, 4, 5, 6];
+        ClientStats, unknown_fields, recycle, [0, 0, 1, 2, 0, 0, 3, 4, 5];
         0x0a timestamp: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x10 num_calls_started: __fastrs::Implicit<__fastrs::Int64>;
         0x18 num_calls_finished: __fastrs::Implicit<__fastrs::Int64>;
@@ -154,7 +154,7 @@ impl ::fastrs::Message for LoadBalanceResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalanceResponse {
     __fastrs::table::table! {
-        LoadBalanceResponse, unknown_fields, [0, 1, 2, 3];
+        LoadBalanceResponse, unknown_fields, [0, 0, 1, 2];
         0x0a ..= 3 load_balance_response_type = load_balance_response::LoadBalanceResponseType::InitialResponse: __fastrs::Member<__fastrs::Tab<InitialLoadBalanceResponse>>;
         0x12 load_balance_response_type = load_balance_response::LoadBalanceResponseType::ServerList: __fastrs::Member<__fastrs::Tab<ServerList>>;
         0x1a load_balance_response_type = load_balance_response::LoadBalanceResponseType::FallbackResponse: __fastrs::Member<__fastrs::Tab<FallbackResponse>>;
@@ -230,7 +230,7 @@ impl ::fastrs::Message for InitialLoadBalanceResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InitialLoadBalanceResponse {
     __fastrs::table::table! {
-        InitialLoadBalanceResponse, unknown_fields, [0, 0, 1];
+        InitialLoadBalanceResponse, unknown_fields, [0, 0, 0];
         0x12 client_stats_report_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
 }
@@ -255,7 +255,7 @@ impl ::fastrs::Message for ServerList {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerList {
     __fastrs::table::table! {
-        ServerList, unknown_fields, recycle, [0, 1];
+        ServerList, unknown_fields, recycle, [0, 0];
         0x0a servers: __fastrs::Repeated<__fastrs::Tab<Server>>;
     }
 }
@@ -291,7 +291,7 @@ impl ::fastrs::Message for Server {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Server {
     __fastrs::table::table! {
-        Server, unknown_fields, [0, 1, 2, 3, 4];
+        Server, unknown_fields, [0, 0, 1, 2, 3];
         0x0a ip_address: __fastrs::Implicit<__fastrs::Bytes>;
         0x10 port: __fastrs::Implicit<__fastrs::Int32>;
         0x1a load_balance_token: __fastrs::Implicit<__fastrs::Str>;
@@ -313,7 +313,7 @@ impl ::fastrs::Message for LoadReportRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadReportRequest {
     __fastrs::table::table! {
-        LoadReportRequest, unknown_fields, [0, 1];
+        LoadReportRequest, unknown_fields, [0, 0];
         0x0a initial_request: __fastrs::Optional<__fastrs::Tab<InitialLoadReportRequest>>;
     }
 }
@@ -340,7 +340,7 @@ impl ::fastrs::Message for InitialLoadReportRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InitialLoadReportRequest {
     __fastrs::table::table! {
-        InitialLoadReportRequest, unknown_fields, [0, 1, 2, 3];
+        InitialLoadReportRequest, unknown_fields, [0, 0, 1, 2];
         0x0a load_balanced_hostname: __fastrs::Implicit<__fastrs::Str>;
         0x12 load_key: __fastrs::Implicit<__fastrs::Bytes>;
         0x1a load_report_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
@@ -372,7 +372,7 @@ impl ::fastrs::Message for LoadReportResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadReportResponse {
     __fastrs::table::table! {
-        LoadReportResponse, unknown_fields, recycle, [0, 1, 2, 3];
+        LoadReportResponse, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a initial_response: __fastrs::Optional<__fastrs::Tab<InitialLoadReportResponse>>;
         0x12 load_balancing_feedback: __fastrs::Optional<__fastrs::Tab<LoadBalancingFeedback>>;
         0x1a load: __fastrs::Repeated<__fastrs::Tab<Load>>;
@@ -402,7 +402,7 @@ impl ::fastrs::Message for InitialLoadReportResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InitialLoadReportResponse {
     __fastrs::table::table! {
-        InitialLoadReportResponse, unknown_fields, [0, 1, 2, 3];
+        InitialLoadReportResponse, unknown_fields, [0, 0, 1, 2];
         0x0a load_balancer_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 implementation_id: __fastrs::Implicit<__fastrs::OpenEnum<initial_load_report_response::ImplementationIdentifier>>;
         0x18 server_version: __fastrs::Implicit<__fastrs::Int64>;
@@ -475,7 +475,7 @@ impl ::fastrs::Message for LoadBalancingFeedback {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancingFeedback {
     __fastrs::table::table! {
-        LoadBalancingFeedback, unknown_fields, [0, 1, 2, 3];
+        LoadBalancingFeedback, unknown_fields, [0, 0, 1, 2];
         0x0d server_utilization: __fastrs::Implicit<__fastrs::Float>;
         0x15 calls_per_second: __fastrs::Implicit<__fastrs::Float>;
         0x1d errors_per_second: __fastrs::Implicit<__fastrs::Float>;
@@ -540,7 +540,7 @@ impl ::fastrs::Message for Load {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Load {
     __fastrs::table::table! {
-        Load, unknown_fields, recycle, [0, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+        Load, unknown_fields, recycle, [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14];
         0x0a load_balance_tag: __fastrs::Implicit<__fastrs::Str>;
         0x1a user_id: __fastrs::Implicit<__fastrs::Str>;
         0x20 num_calls_started: __fastrs::Implicit<__fastrs::Int64>;
@@ -649,7 +649,7 @@ impl ::fastrs::Message for CallMetricData {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CallMetricData {
     __fastrs::table::table! {
-        CallMetricData, unknown_fields, [0, 1, 2, 3];
+        CallMetricData, unknown_fields, [0, 0, 1, 2];
         0x0a metric_name: __fastrs::Implicit<__fastrs::Str>;
         0x10 num_calls_finished_with_metric: __fastrs::Implicit<__fastrs::Int64>;
         0x19 total_metric_value: __fastrs::Implicit<__fastrs::Double>;
@@ -673,7 +673,7 @@ impl ::fastrs::Message for OrphanedLoadIdentifier {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for OrphanedLoadIdentifier {
     __fastrs::table::table! {
-        OrphanedLoadIdentifier, unknown_fields, [0, 1, 2];
+        OrphanedLoadIdentifier, unknown_fields, [0, 0, 1];
         0x0a load_key: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 load_balancer_id: __fastrs::Implicit<__fastrs::Str>;
     }

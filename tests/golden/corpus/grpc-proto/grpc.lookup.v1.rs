@@ -30,7 +30,7 @@ impl ::fastrs::Message for RouteLookupRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupRequest {
     __fastrs::table::table! {
-        RouteLookupRequest, unknown_fields, [0, 0, 0, 1, 2, 3, 4, 5];
+        RouteLookupRequest, unknown_fields, [0, 0, 0, 0, 1, 2, 3, 4];
         0x1a target_type: __fastrs::Implicit<__fastrs::Str>;
         0x22 => hooked;
         0x28 reason: __fastrs::Implicit<__fastrs::OpenEnum<route_lookup_request::Reason>>;
@@ -164,7 +164,7 @@ impl ::fastrs::Message for RouteLookupResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupResponse {
     __fastrs::table::table! {
-        RouteLookupResponse, unknown_fields, recycle, [0, 0, 1, 2, 3];
+        RouteLookupResponse, unknown_fields, recycle, [0, 0, 0, 1, 2];
         0x12 header_data: __fastrs::Implicit<__fastrs::Str>;
         0x1a targets: __fastrs::Repeated<__fastrs::Str>;
         0x22 extensions: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>;
@@ -201,7 +201,7 @@ impl ::fastrs::Message for NameMatcher {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NameMatcher {
     __fastrs::table::table! {
-        NameMatcher, unknown_fields, recycle, [0, 1, 2, 3];
+        NameMatcher, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a key: __fastrs::Implicit<__fastrs::Str>;
         0x12 names: __fastrs::Repeated<__fastrs::Str>;
         0x18 required_match: __fastrs::Implicit<__fastrs::Bool>;
@@ -238,7 +238,7 @@ impl ::fastrs::Message for GrpcKeyBuilder {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GrpcKeyBuilder {
     __fastrs::table::table! {
-        GrpcKeyBuilder, unknown_fields, recycle, [0, 1, 2, 3, 4];
+        GrpcKeyBuilder, unknown_fields, recycle, [0, 0, 1, 2, 3];
         0x0a names: __fastrs::Repeated<__fastrs::Tab<grpc_key_builder::Name>>;
         0x12 headers: __fastrs::Repeated<__fastrs::Tab<NameMatcher>>;
         0x1a extra_keys: __fastrs::Optional<__fastrs::Tab<grpc_key_builder::ExtraKeys>>;
@@ -322,7 +322,7 @@ pub mod grpc_key_builder {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Name {
         __fastrs::table::table! {
-            Name, unknown_fields, [0, 1, 2];
+            Name, unknown_fields, [0, 0, 1];
             0x0a service: __fastrs::Implicit<__fastrs::Str>;
             0x12 method: __fastrs::Implicit<__fastrs::Str>;
         }
@@ -349,7 +349,7 @@ pub mod grpc_key_builder {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ExtraKeys {
         __fastrs::table::table! {
-            ExtraKeys, unknown_fields, [0, 1, 2, 3];
+            ExtraKeys, unknown_fields, [0, 0, 1, 2];
             0x0a host: __fastrs::Implicit<__fastrs::Str>;
             0x12 service: __fastrs::Implicit<__fastrs::Str>;
             0x1a method: __fastrs::Implicit<__fastrs::Str>;
@@ -451,7 +451,7 @@ impl ::fastrs::Message for HttpKeyBuilder {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HttpKeyBuilder {
     __fastrs::table::table! {
-        HttpKeyBuilder, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6];
+        HttpKeyBuilder, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5];
         0x0a host_patterns: __fastrs::Repeated<__fastrs::Str>;
         0x12 path_patterns: __fastrs::Repeated<__fastrs::Str>;
         0x1a query_parameters: __fastrs::Repeated<__fastrs::Tab<NameMatcher>>;
@@ -575,7 +575,7 @@ impl ::fastrs::Message for RouteLookupConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupConfig {
     __fastrs::table::table! {
-        RouteLookupConfig, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        RouteLookupConfig, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a http_keybuilders: __fastrs::Repeated<__fastrs::Tab<HttpKeyBuilder>>;
         0x12 grpc_keybuilders: __fastrs::Repeated<__fastrs::Tab<GrpcKeyBuilder>>;
         0x1a lookup_service: __fastrs::Implicit<__fastrs::Str>;
@@ -604,7 +604,7 @@ impl ::fastrs::Message for RouteLookupClusterSpecifier {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RouteLookupClusterSpecifier {
     __fastrs::table::table! {
-        RouteLookupClusterSpecifier, unknown_fields, [0, 1];
+        RouteLookupClusterSpecifier, unknown_fields, [0, 0];
         0x0a route_lookup_config: __fastrs::Optional<__fastrs::Tab<RouteLookupConfig>>;
     }
 }

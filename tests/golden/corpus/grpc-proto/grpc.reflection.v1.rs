@@ -24,7 +24,7 @@ impl ::fastrs::Message for ServerReflectionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerReflectionRequest {
     __fastrs::table::table! {
-        ServerReflectionRequest, unknown_fields, [0, 1, 0, 2, 3, 4, 5, 6];
+        ServerReflectionRequest, unknown_fields, [0, 0, 0, 1, 2, 3, 4, 5];
         0x0a host: __fastrs::Implicit<__fastrs::Str>;
         0x1a ..= 7 message_request = server_reflection_request::MessageRequest::FileByFilename: __fastrs::Member<__fastrs::Str>;
         0x22 message_request = server_reflection_request::MessageRequest::FileContainingSymbol: __fastrs::Member<__fastrs::Str>;
@@ -108,7 +108,7 @@ impl ::fastrs::Message for ExtensionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExtensionRequest {
     __fastrs::table::table! {
-        ExtensionRequest, unknown_fields, [0, 1, 2];
+        ExtensionRequest, unknown_fields, [0, 0, 1];
         0x0a containing_type: __fastrs::Implicit<__fastrs::Str>;
         0x10 extension_number: __fastrs::Implicit<__fastrs::Int32>;
     }
@@ -134,7 +134,7 @@ impl ::fastrs::Message for ServerReflectionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerReflectionResponse {
     __fastrs::table::table! {
-        ServerReflectionResponse, unknown_fields, [0, 1, 2, 0, 3, 4, 5, 6];
+        ServerReflectionResponse, unknown_fields, [0, 0, 1, 0, 2, 3, 4, 5];
         0x0a valid_host: __fastrs::Implicit<__fastrs::Str>;
         0x12 original_request: __fastrs::Optional<__fastrs::Tab<ServerReflectionRequest>>;
         0x22 ..= 7 message_response = server_reflection_response::MessageResponse::FileDescriptorResponse: __fastrs::Member<__fastrs::Tab<FileDescriptorResponse>>;
@@ -213,7 +213,7 @@ impl ::fastrs::Message for FileDescriptorResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FileDescriptorResponse {
     __fastrs::table::table! {
-        FileDescriptorResponse, unknown_fields, recycle, [0, 1];
+        FileDescriptorResponse, unknown_fields, recycle, [0, 0];
         0x0a file_descriptor_proto: __fastrs::Repeated<__fastrs::Bytes>;
     }
 }
@@ -236,7 +236,7 @@ impl ::fastrs::Message for ExtensionNumberResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExtensionNumberResponse {
     __fastrs::table::table! {
-        ExtensionNumberResponse, unknown_fields, [0, 1, 2];
+        ExtensionNumberResponse, unknown_fields, [0, 0, 1];
         0x0a base_type_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 | 0x10 extension_number: __fastrs::Packed<__fastrs::Int32>;
     }
@@ -261,7 +261,7 @@ impl ::fastrs::Message for ListServiceResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListServiceResponse {
     __fastrs::table::table! {
-        ListServiceResponse, unknown_fields, recycle, [0, 1];
+        ListServiceResponse, unknown_fields, recycle, [0, 0];
         0x0a service: __fastrs::Repeated<__fastrs::Tab<ServiceResponse>>;
     }
 }
@@ -283,7 +283,7 @@ impl ::fastrs::Message for ServiceResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServiceResponse {
     __fastrs::table::table! {
-        ServiceResponse, unknown_fields, [0, 1];
+        ServiceResponse, unknown_fields, [0, 0];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -304,7 +304,7 @@ impl ::fastrs::Message for ErrorResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ErrorResponse {
     __fastrs::table::table! {
-        ErrorResponse, unknown_fields, [0, 1, 2];
+        ErrorResponse, unknown_fields, [0, 0, 1];
         0x08 error_code: __fastrs::Implicit<__fastrs::Int32>;
         0x12 error_message: __fastrs::Implicit<__fastrs::Str>;
     }

@@ -20,7 +20,7 @@ impl ::fastrs::Message for PoissonParams {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PoissonParams {
     __fastrs::table::table! {
-        PoissonParams, unknown_fields, [0, 1];
+        PoissonParams, unknown_fields, [0, 0];
         0x09 offered_load: __fastrs::Implicit<__fastrs::Double>;
     }
 }
@@ -56,7 +56,7 @@ impl ::fastrs::Message for LoadParams {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadParams {
     __fastrs::table::table! {
-        LoadParams, unknown_fields, [0, 1, 2];
+        LoadParams, unknown_fields, [0, 0, 1];
         0x0a ..= 2 load = load_params::Load::ClosedLoop: __fastrs::Member<__fastrs::Tab<ClosedLoopParams>>;
         0x12 load = load_params::Load::Poisson: __fastrs::Member<__fastrs::Tab<PoissonParams>>;
     }
@@ -100,7 +100,7 @@ impl ::fastrs::Message for SecurityParams {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SecurityParams {
     __fastrs::table::table! {
-        SecurityParams, unknown_fields, [0, 1, 2, 3];
+        SecurityParams, unknown_fields, [0, 0, 1, 2];
         0x08 use_test_ca: __fastrs::Implicit<__fastrs::Bool>;
         0x12 server_host_override: __fastrs::Implicit<__fastrs::Str>;
         0x1a cred_type: __fastrs::Implicit<__fastrs::Str>;
@@ -121,7 +121,7 @@ impl ::fastrs::Message for ChannelArg {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelArg {
     __fastrs::table::table! {
-        ChannelArg, unknown_fields, [0, 1, 2, 3];
+        ChannelArg, unknown_fields, [0, 0, 1, 2];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 ..= 3 value = channel_arg::Value::StrValue: __fastrs::Member<__fastrs::Str>;
         0x18 value = channel_arg::Value::IntValue: __fastrs::Member<__fastrs::Int32>;
@@ -199,8 +199,8 @@ impl ::fastrs::Message for ClientConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientConfig {
     __fastrs::table::table! {
-        ClientConfig, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 0, 6, 7, 0, 8, 9, 10, 11, 12, 13,
-            14, 15, 16, 17, 18, 19];
+        ClientConfig, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 0, 5, 6, 0, 7, 8, 9, 10, 11, 12,
+            13, 14, 15, 16, 17, 18];
         0x0a server_targets: __fastrs::Repeated<__fastrs::Str>;
         0x10 client_type: __fastrs::Implicit<__fastrs::OpenEnum<ClientType>>;
         0x1a security_params: __fastrs::Optional<__fastrs::Tab<SecurityParams>>;
@@ -236,7 +236,7 @@ impl ::fastrs::Message for ClientStatus {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStatus {
     __fastrs::table::table! {
-        ClientStatus, unknown_fields, [0, 1];
+        ClientStatus, unknown_fields, [0, 0];
         0x0a stats: __fastrs::Optional<__fastrs::Tab<ClientStats>>;
     }
 }
@@ -256,7 +256,7 @@ impl ::fastrs::Message for Mark {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Mark {
     __fastrs::table::table! {
-        Mark, unknown_fields, [0, 1];
+        Mark, unknown_fields, [0, 0];
         0x08 reset: __fastrs::Implicit<__fastrs::Bool>;
     }
 }
@@ -274,7 +274,7 @@ impl ::fastrs::Message for ClientArgs {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientArgs {
     __fastrs::table::table! {
-        ClientArgs, unknown_fields, [0, 1, 2];
+        ClientArgs, unknown_fields, [0, 0, 1];
         0x0a ..= 2 argtype = client_args::Argtype::Setup: __fastrs::Member<__fastrs::Tab<ClientConfig>>;
         0x12 argtype = client_args::Argtype::Mark: __fastrs::Member<__fastrs::Tab<Mark>>;
     }
@@ -341,8 +341,8 @@ impl ::fastrs::Message for ServerConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerConfig {
     __fastrs::table::table! {
-        ServerConfig, unknown_fields, recycle, [0, 1, 2, 0, 3, 0, 0, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0,
-            0, 0, 0, 0, 10];
+        ServerConfig, unknown_fields, recycle, [0, 0, 1, 0, 2, 0, 0, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0,
+            0, 0, 0, 0, 9];
         0x08 server_type: __fastrs::Implicit<__fastrs::OpenEnum<ServerType>>;
         0x12 security_params: __fastrs::Optional<__fastrs::Tab<SecurityParams>>;
         0x20 port: __fastrs::Implicit<__fastrs::Int32>;
@@ -371,7 +371,7 @@ impl ::fastrs::Message for ServerArgs {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerArgs {
     __fastrs::table::table! {
-        ServerArgs, unknown_fields, [0, 1, 2];
+        ServerArgs, unknown_fields, [0, 0, 1];
         0x0a ..= 2 argtype = server_args::Argtype::Setup: __fastrs::Member<__fastrs::Tab<ServerConfig>>;
         0x12 argtype = server_args::Argtype::Mark: __fastrs::Member<__fastrs::Tab<Mark>>;
     }
@@ -416,7 +416,7 @@ impl ::fastrs::Message for ServerStatus {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerStatus {
     __fastrs::table::table! {
-        ServerStatus, unknown_fields, [0, 1, 2, 3];
+        ServerStatus, unknown_fields, [0, 0, 1, 2];
         0x0a stats: __fastrs::Optional<__fastrs::Tab<ServerStats>>;
         0x10 port: __fastrs::Implicit<__fastrs::Int32>;
         0x18 cores: __fastrs::Implicit<__fastrs::Int32>;
@@ -453,7 +453,7 @@ impl ::fastrs::Message for CoreResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CoreResponse {
     __fastrs::table::table! {
-        CoreResponse, unknown_fields, [0, 1];
+        CoreResponse, unknown_fields, [0, 0];
         0x08 cores: __fastrs::Implicit<__fastrs::Int32>;
     }
 }
@@ -503,7 +503,7 @@ impl ::fastrs::Message for Scenario {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Scenario {
     __fastrs::table::table! {
-        Scenario, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        Scenario, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 client_config: __fastrs::Optional<__fastrs::Tab<ClientConfig>>;
         0x18 num_clients: __fastrs::Implicit<__fastrs::Int32>;
@@ -532,7 +532,7 @@ impl ::fastrs::Message for Scenarios {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Scenarios {
     __fastrs::table::table! {
-        Scenarios, unknown_fields, recycle, [0, 1];
+        Scenarios, unknown_fields, recycle, [0, 0];
         0x0a scenarios: __fastrs::Repeated<__fastrs::Tab<Scenario>>;
     }
 }
@@ -588,8 +588,8 @@ impl ::fastrs::Message for ScenarioResultSummary {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScenarioResultSummary {
     __fastrs::table::table! {
-        ScenarioResultSummary, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-            15, 16, 17, 18, 19, 20];
+        ScenarioResultSummary, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15, 16, 17, 18, 19];
         0x09 qps: __fastrs::Implicit<__fastrs::Double>;
         0x11 qps_per_server_core: __fastrs::Implicit<__fastrs::Double>;
         0x19 server_system_time: __fastrs::Implicit<__fastrs::Double>;
@@ -646,7 +646,7 @@ impl ::fastrs::Message for ScenarioResult {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScenarioResult {
     __fastrs::table::table! {
-        ScenarioResult, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        ScenarioResult, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a scenario: __fastrs::Optional<__fastrs::Tab<Scenario>>;
         0x12 latencies: __fastrs::Optional<__fastrs::Tab<HistogramData>>;
         0x1a client_stats: __fastrs::Repeated<__fastrs::Tab<ClientStats>>;
@@ -699,7 +699,7 @@ impl ::fastrs::Message for BoolValue {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BoolValue {
     __fastrs::table::table! {
-        BoolValue, unknown_fields, [0, 1];
+        BoolValue, unknown_fields, [0, 0];
         0x08 value: __fastrs::Implicit<__fastrs::Bool>;
     }
 }
@@ -721,7 +721,7 @@ impl ::fastrs::Message for Payload {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Payload {
     __fastrs::table::table! {
-        Payload, unknown_fields, [0, 1, 2];
+        Payload, unknown_fields, [0, 0, 1];
         0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<PayloadType>>;
         0x12 body: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -743,7 +743,7 @@ impl ::fastrs::Message for EchoStatus {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EchoStatus {
     __fastrs::table::table! {
-        EchoStatus, unknown_fields, [0, 1, 2];
+        EchoStatus, unknown_fields, [0, 0, 1];
         0x08 code: __fastrs::Implicit<__fastrs::Int32>;
         0x12 message: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -788,7 +788,7 @@ impl ::fastrs::Message for SimpleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SimpleRequest {
     __fastrs::table::table! {
-        SimpleRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        SimpleRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
         0x08 response_type: __fastrs::Implicit<__fastrs::OpenEnum<PayloadType>>;
         0x10 response_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
@@ -830,7 +830,7 @@ impl ::fastrs::Message for SimpleResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SimpleResponse {
     __fastrs::table::table! {
-        SimpleResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        SimpleResponse, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
         0x12 username: __fastrs::Implicit<__fastrs::Str>;
         0x1a oauth_scope: __fastrs::Implicit<__fastrs::Str>;
@@ -860,7 +860,7 @@ impl ::fastrs::Message for StreamingInputCallRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StreamingInputCallRequest {
     __fastrs::table::table! {
-        StreamingInputCallRequest, unknown_fields, [0, 1, 2];
+        StreamingInputCallRequest, unknown_fields, [0, 0, 1];
         0x0a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
         0x12 expect_compressed: __fastrs::Optional<__fastrs::Tab<BoolValue>>;
     }
@@ -881,7 +881,7 @@ impl ::fastrs::Message for StreamingInputCallResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StreamingInputCallResponse {
     __fastrs::table::table! {
-        StreamingInputCallResponse, unknown_fields, [0, 1];
+        StreamingInputCallResponse, unknown_fields, [0, 0];
         0x08 aggregated_payload_size: __fastrs::Implicit<__fastrs::Int32>;
     }
 }
@@ -912,7 +912,7 @@ impl ::fastrs::Message for ResponseParameters {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResponseParameters {
     __fastrs::table::table! {
-        ResponseParameters, unknown_fields, [0, 1, 2, 3, 4];
+        ResponseParameters, unknown_fields, [0, 0, 1, 2, 3];
         0x08 size: __fastrs::Implicit<__fastrs::Int32>;
         0x10 interval_us: __fastrs::Implicit<__fastrs::Int32>;
         0x1a compressed: __fastrs::Optional<__fastrs::Tab<BoolValue>>;
@@ -949,7 +949,7 @@ impl ::fastrs::Message for StreamingOutputCallRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StreamingOutputCallRequest {
     __fastrs::table::table! {
-        StreamingOutputCallRequest, unknown_fields, recycle, [0, 1, 2, 3, 0, 0, 0, 4, 5];
+        StreamingOutputCallRequest, unknown_fields, recycle, [0, 0, 1, 2, 0, 0, 0, 3, 4];
         0x08 response_type: __fastrs::Implicit<__fastrs::OpenEnum<PayloadType>>;
         0x12 response_parameters: __fastrs::Repeated<__fastrs::Tab<ResponseParameters>>;
         0x1a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
@@ -975,7 +975,7 @@ impl ::fastrs::Message for StreamingOutputCallResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StreamingOutputCallResponse {
     __fastrs::table::table! {
-        StreamingOutputCallResponse, unknown_fields, [0, 1, 2];
+        StreamingOutputCallResponse, unknown_fields, [0, 0, 1];
         0x0a payload: __fastrs::Optional<__fastrs::Tab<Payload>>;
         0x12 peer_socket_address: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -996,7 +996,7 @@ impl ::fastrs::Message for ReconnectParams {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ReconnectParams {
     __fastrs::table::table! {
-        ReconnectParams, unknown_fields, [0, 1];
+        ReconnectParams, unknown_fields, [0, 0];
         0x08 max_reconnect_backoff_ms: __fastrs::Implicit<__fastrs::Int32>;
     }
 }
@@ -1018,7 +1018,7 @@ impl ::fastrs::Message for ReconnectInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ReconnectInfo {
     __fastrs::table::table! {
-        ReconnectInfo, unknown_fields, [0, 1, 2];
+        ReconnectInfo, unknown_fields, [0, 0, 1];
         0x08 passed: __fastrs::Implicit<__fastrs::Bool>;
         0x12 | 0x10 backoff_ms: __fastrs::Packed<__fastrs::Int32>;
     }
@@ -1047,7 +1047,7 @@ impl ::fastrs::Message for LoadBalancerStatsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancerStatsRequest {
     __fastrs::table::table! {
-        LoadBalancerStatsRequest, unknown_fields, recycle, [0, 1, 2, 3];
+        LoadBalancerStatsRequest, unknown_fields, recycle, [0, 0, 1, 2];
         0x08 num_rpcs: __fastrs::Implicit<__fastrs::Int32>;
         0x10 timeout_sec: __fastrs::Implicit<__fastrs::Int32>;
         0x1a metadata_keys: __fastrs::Repeated<__fastrs::Str>;
@@ -1079,7 +1079,7 @@ impl ::fastrs::Message for LoadBalancerStatsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancerStatsResponse {
     __fastrs::table::table! {
-        LoadBalancerStatsResponse, unknown_fields, [0, 1, 2, 3, 4];
+        LoadBalancerStatsResponse, unknown_fields, [0, 0, 1, 2, 3];
         0x0a => hooked;
         0x10 num_failures: __fastrs::Implicit<__fastrs::Int32>;
         0x1a => hooked;
@@ -1234,7 +1234,7 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for MetadataEntry {
         __fastrs::table::table! {
-            MetadataEntry, unknown_fields, [0, 1, 2, 3];
+            MetadataEntry, unknown_fields, [0, 0, 1, 2];
             0x0a key: __fastrs::Implicit<__fastrs::Str>;
             0x12 value: __fastrs::Implicit<__fastrs::Str>;
             0x18 r#type: __fastrs::Implicit<__fastrs::OpenEnum<MetadataType>>;
@@ -1259,7 +1259,7 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for RpcMetadata {
         __fastrs::table::table! {
-            RpcMetadata, unknown_fields, recycle, [0, 1];
+            RpcMetadata, unknown_fields, recycle, [0, 0];
             0x0a metadata: __fastrs::Repeated<__fastrs::Tab<MetadataEntry>>;
         }
     }
@@ -1281,7 +1281,7 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for MetadataByPeer {
         __fastrs::table::table! {
-            MetadataByPeer, unknown_fields, recycle, [0, 1];
+            MetadataByPeer, unknown_fields, recycle, [0, 0];
             0x0a rpc_metadata: __fastrs::Repeated<__fastrs::Tab<RpcMetadata>>;
         }
     }
@@ -1303,7 +1303,7 @@ pub mod load_balancer_stats_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for RpcsByPeer {
         __fastrs::table::table! {
-            RpcsByPeer, unknown_fields, [0, 1];
+            RpcsByPeer, unknown_fields, [0, 0];
             0x0a => hooked;
         }
         #[inline]
@@ -1459,7 +1459,7 @@ impl ::fastrs::Message for LoadBalancerAccumulatedStatsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for LoadBalancerAccumulatedStatsResponse {
     __fastrs::table::table! {
-        LoadBalancerAccumulatedStatsResponse, unknown_fields, [0, 1, 2, 3, 4];
+        LoadBalancerAccumulatedStatsResponse, unknown_fields, [0, 0, 1, 2, 3];
         0x0a => hooked;
         0x12 => hooked;
         0x1a => hooked;
@@ -1646,7 +1646,7 @@ pub mod load_balancer_accumulated_stats_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for MethodStats {
         __fastrs::table::table! {
-            MethodStats, unknown_fields, [0, 1, 2];
+            MethodStats, unknown_fields, [0, 0, 1];
             0x08 rpcs_started: __fastrs::Implicit<__fastrs::Int32>;
             0x12 => hooked;
         }
@@ -1733,7 +1733,7 @@ impl ::fastrs::Message for ClientConfigureRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientConfigureRequest {
     __fastrs::table::table! {
-        ClientConfigureRequest, unknown_fields, recycle, [0, 1, 2, 3];
+        ClientConfigureRequest, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a | 0x08 types: __fastrs::Packed<__fastrs::OpenEnum<client_configure_request::RpcType>>;
         0x12 metadata: __fastrs::Repeated<__fastrs::Tab<client_configure_request::Metadata>>;
         0x18 timeout_sec: __fastrs::Implicit<__fastrs::Int32>;
@@ -1759,7 +1759,7 @@ pub mod client_configure_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Metadata {
         __fastrs::table::table! {
-            Metadata, unknown_fields, [0, 1, 2, 3];
+            Metadata, unknown_fields, [0, 0, 1, 2];
             0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<RpcType>>;
             0x12 key: __fastrs::Implicit<__fastrs::Str>;
             0x1a value: __fastrs::Implicit<__fastrs::Str>;
@@ -1832,7 +1832,7 @@ impl ::fastrs::Message for MemorySize {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MemorySize {
     __fastrs::table::table! {
-        MemorySize, unknown_fields, [0, 1];
+        MemorySize, unknown_fields, [0, 0];
         0x08 rss: __fastrs::Implicit<__fastrs::Int64>;
     }
 }
@@ -1856,7 +1856,7 @@ impl ::fastrs::Message for TestOrcaReport {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TestOrcaReport {
     __fastrs::table::table! {
-        TestOrcaReport, unknown_fields, [0, 1, 2, 3, 4];
+        TestOrcaReport, unknown_fields, [0, 0, 1, 2, 3];
         0x09 cpu_utilization: __fastrs::Implicit<__fastrs::Double>;
         0x11 memory_utilization: __fastrs::Implicit<__fastrs::Double>;
         0x1a => hooked;
@@ -1972,7 +1972,7 @@ impl ::fastrs::Message for SetReturnStatusRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetReturnStatusRequest {
     __fastrs::table::table! {
-        SetReturnStatusRequest, unknown_fields, [0, 1, 2];
+        SetReturnStatusRequest, unknown_fields, [0, 0, 1];
         0x08 grpc_code_to_return: __fastrs::Implicit<__fastrs::Int32>;
         0x12 grpc_status_description: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -1995,7 +1995,7 @@ impl ::fastrs::Message for HookRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HookRequest {
     __fastrs::table::table! {
-        HookRequest, unknown_fields, [0, 1, 2, 3, 4];
+        HookRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x08 command: __fastrs::Implicit<__fastrs::OpenEnum<hook_request::HookRequestCommand>>;
         0x10 grpc_code_to_return: __fastrs::Implicit<__fastrs::Int32>;
         0x1a grpc_status_description: __fastrs::Implicit<__fastrs::Str>;
@@ -2082,7 +2082,7 @@ impl ::fastrs::Message for ByteBufferParams {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ByteBufferParams {
     __fastrs::table::table! {
-        ByteBufferParams, unknown_fields, [0, 1, 2];
+        ByteBufferParams, unknown_fields, [0, 0, 1];
         0x08 req_size: __fastrs::Implicit<__fastrs::Int32>;
         0x10 resp_size: __fastrs::Implicit<__fastrs::Int32>;
     }
@@ -2102,7 +2102,7 @@ impl ::fastrs::Message for SimpleProtoParams {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SimpleProtoParams {
     __fastrs::table::table! {
-        SimpleProtoParams, unknown_fields, [0, 1, 2];
+        SimpleProtoParams, unknown_fields, [0, 0, 1];
         0x08 req_size: __fastrs::Implicit<__fastrs::Int32>;
         0x10 resp_size: __fastrs::Implicit<__fastrs::Int32>;
     }
@@ -2139,7 +2139,7 @@ impl ::fastrs::Message for PayloadConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PayloadConfig {
     __fastrs::table::table! {
-        PayloadConfig, unknown_fields, [0, 1, 2, 3];
+        PayloadConfig, unknown_fields, [0, 0, 1, 2];
         0x0a ..= 3 payload = payload_config::Payload::BytebufParams: __fastrs::Member<__fastrs::Tab<ByteBufferParams>>;
         0x12 payload = payload_config::Payload::SimpleParams: __fastrs::Member<__fastrs::Tab<SimpleProtoParams>>;
         0x1a payload = payload_config::Payload::ComplexParams: __fastrs::Member<__fastrs::Tab<ComplexProtoParams>>;
@@ -2203,7 +2203,7 @@ impl ::fastrs::Message for ServerStats {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerStats {
     __fastrs::table::table! {
-        ServerStats, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        ServerStats, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x09 time_elapsed: __fastrs::Implicit<__fastrs::Double>;
         0x11 time_user: __fastrs::Implicit<__fastrs::Double>;
         0x19 time_system: __fastrs::Implicit<__fastrs::Double>;
@@ -2231,7 +2231,7 @@ impl ::fastrs::Message for HistogramParams {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HistogramParams {
     __fastrs::table::table! {
-        HistogramParams, unknown_fields, [0, 1, 2];
+        HistogramParams, unknown_fields, [0, 0, 1];
         0x09 resolution: __fastrs::Implicit<__fastrs::Double>;
         0x11 max_possible: __fastrs::Implicit<__fastrs::Double>;
     }
@@ -2256,7 +2256,7 @@ impl ::fastrs::Message for HistogramData {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HistogramData {
     __fastrs::table::table! {
-        HistogramData, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        HistogramData, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a | 0x08 bucket: __fastrs::Packed<__fastrs::Uint32>;
         0x11 min_seen: __fastrs::Implicit<__fastrs::Double>;
         0x19 max_seen: __fastrs::Implicit<__fastrs::Double>;
@@ -2280,7 +2280,7 @@ impl ::fastrs::Message for RequestResultCount {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestResultCount {
     __fastrs::table::table! {
-        RequestResultCount, unknown_fields, [0, 1, 2];
+        RequestResultCount, unknown_fields, [0, 0, 1];
         0x08 status_code: __fastrs::Implicit<__fastrs::Int32>;
         0x10 count: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -2313,7 +2313,7 @@ impl ::fastrs::Message for ClientStats {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientStats {
     __fastrs::table::table! {
-        ClientStats, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
+        ClientStats, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a latencies: __fastrs::Optional<__fastrs::Tab<HistogramData>>;
         0x11 time_elapsed: __fastrs::Implicit<__fastrs::Double>;
         0x19 time_user: __fastrs::Implicit<__fastrs::Double>;

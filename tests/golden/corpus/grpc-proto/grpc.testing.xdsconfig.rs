@@ -20,7 +20,7 @@ impl ::fastrs::Message for StopOnRequestRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StopOnRequestRequest {
     __fastrs::table::table! {
-        StopOnRequestRequest, unknown_fields, [0, 1, 2];
+        StopOnRequestRequest, unknown_fields, [0, 0, 1];
         0x0a type_url: __fastrs::Implicit<__fastrs::Str>;
         0x12 name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -44,7 +44,7 @@ impl ::fastrs::Message for StopOnRequestResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StopOnRequestResponse {
     __fastrs::table::table! {
-        StopOnRequestResponse, unknown_fields, recycle, [0, 1];
+        StopOnRequestResponse, unknown_fields, recycle, [0, 0];
         0x0a filters: __fastrs::Repeated<__fastrs::Tab<stop_on_request_response::ResourceFilter>>;
     }
 }
@@ -66,7 +66,7 @@ pub mod stop_on_request_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ResourceFilter {
         __fastrs::table::table! {
-            ResourceFilter, unknown_fields, [0, 1, 2];
+            ResourceFilter, unknown_fields, [0, 0, 1];
             0x0a type_url: __fastrs::Implicit<__fastrs::Str>;
             0x12 name: __fastrs::Implicit<__fastrs::Str>;
         }
@@ -90,7 +90,7 @@ impl ::fastrs::Message for SetResourcesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetResourcesRequest {
     __fastrs::table::table! {
-        SetResourcesRequest, unknown_fields, recycle, [0, 1];
+        SetResourcesRequest, unknown_fields, recycle, [0, 0];
         0x0a resources: __fastrs::Repeated<__fastrs::Tab<set_resources_request::ResourceToSet>>;
     }
 }
@@ -116,7 +116,7 @@ pub mod set_resources_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ResourceToSet {
         __fastrs::table::table! {
-            ResourceToSet, unknown_fields, [0, 1, 2, 3];
+            ResourceToSet, unknown_fields, [0, 0, 1, 2];
             0x0a type_url: __fastrs::Implicit<__fastrs::Str>;
             0x12 name: __fastrs::Implicit<__fastrs::Str>;
             0x1a body: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Any>>;
@@ -139,7 +139,7 @@ impl ::fastrs::Message for SetResourcesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetResourcesResponse {
     __fastrs::table::table! {
-        SetResourcesResponse, unknown_fields, [0, 1];
+        SetResourcesResponse, unknown_fields, [0, 0];
         0x0a resource: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>;
     }
 }

@@ -18,7 +18,7 @@ impl ::fastrs::Message for HelloRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HelloRequest {
     __fastrs::table::table! {
-        HelloRequest, unknown_fields, [0, 1];
+        HelloRequest, unknown_fields, [0, 0];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -37,7 +37,7 @@ impl ::fastrs::Message for HelloReply {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HelloReply {
     __fastrs::table::table! {
-        HelloReply, unknown_fields, [0, 1];
+        HelloReply, unknown_fields, [0, 0];
         0x0a message: __fastrs::Implicit<__fastrs::Str>;
     }
 }

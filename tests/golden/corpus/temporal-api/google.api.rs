@@ -33,7 +33,7 @@ impl ::fastrs::Message for Http {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Http {
     __fastrs::table::table! {
-        Http, unknown_fields, recycle, [0, 1, 2];
+        Http, unknown_fields, recycle, [0, 0, 1];
         0x0a rules: __fastrs::Repeated<__fastrs::Tab<HttpRule>>;
         0x10 fully_decode_reserved_expansion: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -353,7 +353,7 @@ impl ::fastrs::Message for HttpRule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HttpRule {
     __fastrs::table::table! {
-        HttpRule, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 9, 10];
+        HttpRule, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 8, 9];
         0x0a selector: __fastrs::Implicit<__fastrs::Str>;
         0x12 ..= 6 pattern = http_rule::Pattern::Get: __fastrs::Member<__fastrs::Str>;
         0x1a pattern = http_rule::Pattern::Put: __fastrs::Member<__fastrs::Str>;
@@ -433,7 +433,7 @@ impl ::fastrs::Message for CustomHttpPattern {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CustomHttpPattern {
     __fastrs::table::table! {
-        CustomHttpPattern, unknown_fields, [0, 1, 2];
+        CustomHttpPattern, unknown_fields, [0, 0, 1];
         0x0a kind: __fastrs::Implicit<__fastrs::Str>;
         0x12 path: __fastrs::Implicit<__fastrs::Str>;
     }

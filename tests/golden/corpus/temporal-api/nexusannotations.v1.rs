@@ -23,7 +23,7 @@ impl ::fastrs::Message for OperationOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for OperationOptions {
     __fastrs::table::table! {
-        OperationOptions, unknown_fields, recycle, [0, 1, 2];
+        OperationOptions, unknown_fields, recycle, [0, 0, 1];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 tags: __fastrs::Repeated<__fastrs::Str>;
     }
@@ -48,7 +48,7 @@ impl ::fastrs::Message for ServiceOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServiceOptions {
     __fastrs::table::table! {
-        ServiceOptions, unknown_fields, recycle, [0, 1, 2];
+        ServiceOptions, unknown_fields, recycle, [0, 0, 1];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 tags: __fastrs::Repeated<__fastrs::Str>;
     }

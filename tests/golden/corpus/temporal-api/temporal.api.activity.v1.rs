@@ -18,7 +18,7 @@ impl ::fastrs::Message for ActivityExecutionOutcome {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityExecutionOutcome {
     __fastrs::table::table! {
-        ActivityExecutionOutcome, unknown_fields, [0, 1, 2];
+        ActivityExecutionOutcome, unknown_fields, [0, 0, 1];
         0x0a ..= 2 value = activity_execution_outcome::Value::Result: __fastrs::Member<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x12 value = activity_execution_outcome::Value::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
@@ -101,7 +101,7 @@ impl ::fastrs::Message for ActivityOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityOptions {
     __fastrs::table::table! {
-        ActivityOptions, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        ActivityOptions, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
         0x12 schedule_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x1a schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
@@ -238,9 +238,9 @@ impl ::fastrs::Message for ActivityExecutionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityExecutionInfo {
     __fastrs::table::table! {
-        ActivityExecutionInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
-            13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-            35, 36, 37, 38];
+        ActivityExecutionInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+            12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+            34, 35, 36, 37];
         0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
@@ -326,7 +326,7 @@ impl ::fastrs::Message for ActivityExecutionListInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityExecutionListInfo {
     __fastrs::table::table! {
-        ActivityExecutionListInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        ActivityExecutionListInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
         0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
@@ -359,7 +359,7 @@ impl ::fastrs::Message for CallbackInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CallbackInfo {
     __fastrs::table::table! {
-        CallbackInfo, unknown_fields, [0, 1, 2];
+        CallbackInfo, unknown_fields, [0, 0, 1];
         0x0a trigger: __fastrs::Optional<__fastrs::Tab<callback_info::Trigger>>;
         0x12 info: __fastrs::Optional<__fastrs::Tab<super::super::callback::v1::CallbackInfo>>;
     }
@@ -398,7 +398,7 @@ pub mod callback_info {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Trigger {
         __fastrs::table::table! {
-            Trigger, unknown_fields, [0, 1];
+            Trigger, unknown_fields, [0, 0];
             0x0a ..= 1 variant = trigger::Variant::ActivityClosed: __fastrs::Member<__fastrs::Tab<ActivityClosed>>;
         }
         #[inline]

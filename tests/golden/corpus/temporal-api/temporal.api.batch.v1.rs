@@ -26,7 +26,7 @@ impl ::fastrs::Message for BatchOperationInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationInfo {
     __fastrs::table::table! {
-        BatchOperationInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        BatchOperationInfo, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a job_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BatchOperationState>>;
         0x1a start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -54,7 +54,7 @@ impl ::fastrs::Message for BatchOperationTermination {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationTermination {
     __fastrs::table::table! {
-        BatchOperationTermination, unknown_fields, [0, 1, 2];
+        BatchOperationTermination, unknown_fields, [0, 0, 1];
         0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -79,7 +79,7 @@ impl ::fastrs::Message for BatchOperationTerminateActivities {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationTerminateActivities {
     __fastrs::table::table! {
-        BatchOperationTerminateActivities, unknown_fields, [0, 1, 2];
+        BatchOperationTerminateActivities, unknown_fields, [0, 0, 1];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 reason: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -108,7 +108,7 @@ impl ::fastrs::Message for BatchOperationSignal {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationSignal {
     __fastrs::table::table! {
-        BatchOperationSignal, unknown_fields, [0, 1, 2, 3, 4];
+        BatchOperationSignal, unknown_fields, [0, 0, 1, 2, 3];
         0x0a signal: __fastrs::Implicit<__fastrs::Str>;
         0x12 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
@@ -133,7 +133,7 @@ impl ::fastrs::Message for BatchOperationCancellation {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationCancellation {
     __fastrs::table::table! {
-        BatchOperationCancellation, unknown_fields, [0, 1];
+        BatchOperationCancellation, unknown_fields, [0, 0];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -157,7 +157,7 @@ impl ::fastrs::Message for BatchOperationCancelActivities {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationCancelActivities {
     __fastrs::table::table! {
-        BatchOperationCancelActivities, unknown_fields, [0, 1, 2];
+        BatchOperationCancelActivities, unknown_fields, [0, 0, 1];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 reason: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -179,7 +179,7 @@ impl ::fastrs::Message for BatchOperationDeletion {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationDeletion {
     __fastrs::table::table! {
-        BatchOperationDeletion, unknown_fields, [0, 1];
+        BatchOperationDeletion, unknown_fields, [0, 0];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -237,7 +237,7 @@ impl ::fastrs::Message for BatchOperationReset {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationReset {
     __fastrs::table::table! {
-        BatchOperationReset, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
+        BatchOperationReset, unknown_fields, recycle, [0, 0, 1, 2, 3, 4];
         0x08 reset_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResetType>>;
         0x10 reset_reapply_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -269,7 +269,7 @@ impl ::fastrs::Message for BatchOperationUpdateWorkflowExecutionOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationUpdateWorkflowExecutionOptions {
     __fastrs::table::table! {
-        BatchOperationUpdateWorkflowExecutionOptions, unknown_fields, [0, 1, 2, 3];
+        BatchOperationUpdateWorkflowExecutionOptions, unknown_fields, [0, 0, 1, 2];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution_options: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionOptions>>;
         0x1a update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
@@ -300,7 +300,7 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationUnpauseActivities {
     __fastrs::table::table! {
-        BatchOperationUnpauseActivities, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        BatchOperationUnpauseActivities, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 ..= 3 activity = batch_operation_unpause_activities::Activity::Type: __fastrs::Member<__fastrs::Str>;
         0x18 activity = batch_operation_unpause_activities::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
@@ -353,7 +353,7 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationTriggerWorkflowRule {
     __fastrs::table::table! {
-        BatchOperationTriggerWorkflowRule, unknown_fields, [0, 1, 2, 3];
+        BatchOperationTriggerWorkflowRule, unknown_fields, [0, 0, 1, 2];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 ..= 3 rule = batch_operation_trigger_workflow_rule::Rule::Id: __fastrs::Member<__fastrs::Str>;
         0x1a rule = batch_operation_trigger_workflow_rule::Rule::Spec: __fastrs::Member<__fastrs::Tab<super::super::rules::v1::WorkflowRuleSpec>>;
@@ -419,7 +419,7 @@ impl ::fastrs::Message for BatchOperationResetActivities {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationResetActivities {
     __fastrs::table::table! {
-        BatchOperationResetActivities, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        BatchOperationResetActivities, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 ..= 3 activity = batch_operation_reset_activities::Activity::Type: __fastrs::Member<__fastrs::Str>;
         0x18 activity = batch_operation_reset_activities::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
@@ -490,7 +490,7 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationUpdateActivityOptions {
     __fastrs::table::table! {
-        BatchOperationUpdateActivityOptions, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        BatchOperationUpdateActivityOptions, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 ..= 3 activity = batch_operation_update_activity_options::Activity::Type: __fastrs::Member<__fastrs::Str>;
         0x18 activity = batch_operation_update_activity_options::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;

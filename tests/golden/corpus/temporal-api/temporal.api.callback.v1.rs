@@ -38,7 +38,7 @@ impl ::fastrs::Message for CallbackInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CallbackInfo {
     __fastrs::table::table! {
-        CallbackInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        CallbackInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a callback: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Callback>>;
         0x12 registration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::CallbackState>>;

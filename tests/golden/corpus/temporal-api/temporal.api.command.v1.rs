@@ -65,8 +65,8 @@ impl ::fastrs::Message for ScheduleActivityTaskCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleActivityTaskCommandAttributes {
     __fastrs::table::table! {
-        ScheduleActivityTaskCommandAttributes, unknown_fields, [0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9,
-            10, 11, 12, 13];
+        ScheduleActivityTaskCommandAttributes, unknown_fields, [0, 0, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9,
+            10, 11, 12];
         0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
         0x22 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
@@ -97,7 +97,7 @@ impl ::fastrs::Message for RequestCancelActivityTaskCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestCancelActivityTaskCommandAttributes {
     __fastrs::table::table! {
-        RequestCancelActivityTaskCommandAttributes, unknown_fields, [0, 1];
+        RequestCancelActivityTaskCommandAttributes, unknown_fields, [0, 0];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
     }
 }
@@ -122,7 +122,7 @@ impl ::fastrs::Message for StartTimerCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartTimerCommandAttributes {
     __fastrs::table::table! {
-        StartTimerCommandAttributes, unknown_fields, [0, 1, 2];
+        StartTimerCommandAttributes, unknown_fields, [0, 0, 1];
         0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 start_to_fire_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
@@ -141,7 +141,7 @@ impl ::fastrs::Message for CompleteWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CompleteWorkflowExecutionCommandAttributes {
     __fastrs::table::table! {
-        CompleteWorkflowExecutionCommandAttributes, unknown_fields, [0, 1];
+        CompleteWorkflowExecutionCommandAttributes, unknown_fields, [0, 0];
         0x0a result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
     }
 }
@@ -159,7 +159,7 @@ impl ::fastrs::Message for FailWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FailWorkflowExecutionCommandAttributes {
     __fastrs::table::table! {
-        FailWorkflowExecutionCommandAttributes, unknown_fields, [0, 1];
+        FailWorkflowExecutionCommandAttributes, unknown_fields, [0, 0];
         0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
 }
@@ -178,7 +178,7 @@ impl ::fastrs::Message for CancelTimerCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelTimerCommandAttributes {
     __fastrs::table::table! {
-        CancelTimerCommandAttributes, unknown_fields, [0, 1];
+        CancelTimerCommandAttributes, unknown_fields, [0, 0];
         0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -196,7 +196,7 @@ impl ::fastrs::Message for CancelWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelWorkflowExecutionCommandAttributes {
     __fastrs::table::table! {
-        CancelWorkflowExecutionCommandAttributes, unknown_fields, [0, 1];
+        CancelWorkflowExecutionCommandAttributes, unknown_fields, [0, 0];
         0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
     }
 }
@@ -228,8 +228,8 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionCommandAttribut
 impl __fastrs::table::Tabled
 for RequestCancelExternalWorkflowExecutionCommandAttributes {
     __fastrs::table::table! {
-        RequestCancelExternalWorkflowExecutionCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5,
-            6];
+        RequestCancelExternalWorkflowExecutionCommandAttributes, unknown_fields, [0, 0, 1, 2, 3, 4,
+            5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -269,7 +269,7 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalExternalWorkflowExecutionCommandAttributes {
     __fastrs::table::table! {
-        SignalExternalWorkflowExecutionCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        SignalExternalWorkflowExecutionCommandAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a signal_name: __fastrs::Implicit<__fastrs::Str>;
@@ -295,7 +295,7 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpsertWorkflowSearchAttributesCommandAttributes {
     __fastrs::table::table! {
-        UpsertWorkflowSearchAttributesCommandAttributes, unknown_fields, [0, 1];
+        UpsertWorkflowSearchAttributesCommandAttributes, unknown_fields, [0, 0];
         0x0a search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
     }
 }
@@ -316,7 +316,7 @@ impl ::fastrs::Message for ModifyWorkflowPropertiesCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ModifyWorkflowPropertiesCommandAttributes {
     __fastrs::table::table! {
-        ModifyWorkflowPropertiesCommandAttributes, unknown_fields, [0, 1];
+        ModifyWorkflowPropertiesCommandAttributes, unknown_fields, [0, 0];
         0x0a upserted_memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
     }
 }
@@ -340,7 +340,7 @@ impl ::fastrs::Message for RecordMarkerCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RecordMarkerCommandAttributes {
     __fastrs::table::table! {
-        RecordMarkerCommandAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        RecordMarkerCommandAttributes, unknown_fields, [0, 0, 1, 2, 3];
         0x0a marker_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 => hooked;
         0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
@@ -451,8 +451,8 @@ impl ::fastrs::Message for ContinueAsNewWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ContinueAsNewWorkflowExecutionCommandAttributes {
     __fastrs::table::table! {
-        ContinueAsNewWorkflowExecutionCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7,
-            8, 9, 10, 11, 12, 13, 14, 15, 16];
+        ContinueAsNewWorkflowExecutionCommandAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6,
+            7, 8, 9, 10, 11, 12, 13, 14, 15];
         0x0a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
         0x12 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
         0x1a input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
@@ -529,8 +529,8 @@ impl ::fastrs::Message for StartChildWorkflowExecutionCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartChildWorkflowExecutionCommandAttributes {
     __fastrs::table::table! {
-        StartChildWorkflowExecutionCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8,
-            9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
+        StartChildWorkflowExecutionCommandAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7,
+            8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -567,7 +567,7 @@ impl ::fastrs::Message for ProtocolMessageCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ProtocolMessageCommandAttributes {
     __fastrs::table::table! {
-        ProtocolMessageCommandAttributes, unknown_fields, [0, 1];
+        ProtocolMessageCommandAttributes, unknown_fields, [0, 0];
         0x0a message_id: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -633,7 +633,7 @@ impl ::fastrs::Message for ScheduleNexusOperationCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleNexusOperationCommandAttributes {
     __fastrs::table::table! {
-        ScheduleNexusOperationCommandAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        ScheduleNexusOperationCommandAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a endpoint: __fastrs::Implicit<__fastrs::Str>;
         0x12 service: __fastrs::Implicit<__fastrs::Str>;
         0x1a operation: __fastrs::Implicit<__fastrs::Str>;
@@ -715,7 +715,7 @@ impl ::fastrs::Message for RequestCancelNexusOperationCommandAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestCancelNexusOperationCommandAttributes {
     __fastrs::table::table! {
-        RequestCancelNexusOperationCommandAttributes, unknown_fields, [0, 1];
+        RequestCancelNexusOperationCommandAttributes, unknown_fields, [0, 0];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
     }
 }
@@ -753,8 +753,8 @@ impl ::fastrs::Message for Command {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Command {
     __fastrs::table::table! {
-        Command, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0,
-            16, 17, 18];
+        Command, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0,
+            15, 16, 17];
         0x08 command_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::CommandType>>;
         0x12 ..= 19 attributes = command::Attributes::ScheduleActivityTaskCommandAttributes: __fastrs::Member<__fastrs::Tab<ScheduleActivityTaskCommandAttributes>>;
         0x1a attributes = command::Attributes::StartTimerCommandAttributes: __fastrs::Member<__fastrs::Tab<StartTimerCommandAttributes>>;

@@ -18,7 +18,7 @@ impl ::fastrs::Message for DataBlob {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DataBlob {
     __fastrs::table::table! {
-        DataBlob, unknown_fields, [0, 1, 2];
+        DataBlob, unknown_fields, [0, 0, 1];
         0x08 encoding_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::EncodingType>>;
         0x12 data: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -41,7 +41,7 @@ impl ::fastrs::Message for Payloads {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Payloads {
     __fastrs::table::table! {
-        Payloads, unknown_fields, recycle, [0, 1];
+        Payloads, unknown_fields, recycle, [0, 0];
         0x0a payloads: __fastrs::Repeated<__fastrs::Tab<Payload>>;
     }
 }
@@ -71,7 +71,7 @@ impl ::fastrs::Message for Payload {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Payload {
     __fastrs::table::table! {
-        Payload, unknown_fields, recycle, [0, 1, 2, 3];
+        Payload, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a => hooked;
         0x12 data: __fastrs::Implicit<__fastrs::Bytes>;
         0x1a external_payloads: __fastrs::Repeated<__fastrs::Tab<payload::ExternalPayloadDetails>>;
@@ -151,7 +151,7 @@ pub mod payload {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ExternalPayloadDetails {
         __fastrs::table::table! {
-            ExternalPayloadDetails, unknown_fields, [0, 1];
+            ExternalPayloadDetails, unknown_fields, [0, 0];
             0x08 size_bytes: __fastrs::Implicit<__fastrs::Int64>;
         }
     }
@@ -175,7 +175,7 @@ impl ::fastrs::Message for SearchAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SearchAttributes {
     __fastrs::table::table! {
-        SearchAttributes, unknown_fields, [0, 1];
+        SearchAttributes, unknown_fields, [0, 0];
         0x0a => hooked;
     }
     #[inline]
@@ -249,7 +249,7 @@ impl ::fastrs::Message for Memo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Memo {
     __fastrs::table::table! {
-        Memo, unknown_fields, [0, 1];
+        Memo, unknown_fields, [0, 0];
         0x0a => hooked;
     }
     #[inline]
@@ -324,7 +324,7 @@ impl ::fastrs::Message for Header {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Header {
     __fastrs::table::table! {
-        Header, unknown_fields, [0, 1];
+        Header, unknown_fields, [0, 0];
         0x0a => hooked;
     }
     #[inline]
@@ -401,7 +401,7 @@ impl ::fastrs::Message for WorkflowExecution {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecution {
     __fastrs::table::table! {
-        WorkflowExecution, unknown_fields, [0, 1, 2];
+        WorkflowExecution, unknown_fields, [0, 0, 1];
         0x0a workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -424,7 +424,7 @@ impl ::fastrs::Message for Execution {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Execution {
     __fastrs::table::table! {
-        Execution, unknown_fields, [0, 1, 2, 3];
+        Execution, unknown_fields, [0, 0, 1, 2];
         0x08 r#type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ExecutionType>>;
         0x12 business_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -446,7 +446,7 @@ impl ::fastrs::Message for WorkflowType {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowType {
     __fastrs::table::table! {
-        WorkflowType, unknown_fields, [0, 1];
+        WorkflowType, unknown_fields, [0, 0];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -466,7 +466,7 @@ impl ::fastrs::Message for ActivityType {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityType {
     __fastrs::table::table! {
-        ActivityType, unknown_fields, [0, 1];
+        ActivityType, unknown_fields, [0, 0];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -504,7 +504,7 @@ impl ::fastrs::Message for RetryPolicy {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RetryPolicy {
     __fastrs::table::table! {
-        RetryPolicy, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
+        RetryPolicy, unknown_fields, recycle, [0, 0, 1, 2, 3, 4];
         0x0a initial_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x11 backoff_coefficient: __fastrs::Implicit<__fastrs::Double>;
         0x1a maximum_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
@@ -533,7 +533,7 @@ impl ::fastrs::Message for MeteringMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MeteringMetadata {
     __fastrs::table::table! {
-        MeteringMetadata, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+        MeteringMetadata, unknown_fields, [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
         0x68 nonfirst_local_activity_execution_attempts: __fastrs::Implicit<__fastrs::Uint32>;
     }
 }
@@ -558,7 +558,7 @@ impl ::fastrs::Message for WorkerVersionStamp {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerVersionStamp {
     __fastrs::table::table! {
-        WorkerVersionStamp, unknown_fields, [0, 1, 0, 2];
+        WorkerVersionStamp, unknown_fields, [0, 0, 0, 1];
         0x0a build_id: __fastrs::Implicit<__fastrs::Str>;
         0x18 use_versioning: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -587,7 +587,7 @@ impl ::fastrs::Message for WorkerVersionCapabilities {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerVersionCapabilities {
     __fastrs::table::table! {
-        WorkerVersionCapabilities, unknown_fields, [0, 1, 2, 0, 3];
+        WorkerVersionCapabilities, unknown_fields, [0, 0, 1, 0, 2];
         0x0a build_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 use_versioning: __fastrs::Implicit<__fastrs::Bool>;
         0x22 deployment_series_name: __fastrs::Implicit<__fastrs::Str>;
@@ -623,7 +623,7 @@ impl ::fastrs::Message for ResetOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetOptions {
     __fastrs::table::table! {
-        ResetOptions, unknown_fields, [0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5, 6, 7];
+        ResetOptions, unknown_fields, [0, 0, 1, 2, 3, 0, 0, 0, 0, 0, 4, 5, 6];
         0x0a ..= 4 target = reset_options::Target::FirstWorkflowTask: __fastrs::Member<__fastrs::Msg<::fastrs::well_known::Empty>>;
         0x12 target = reset_options::Target::LastWorkflowTask: __fastrs::Member<__fastrs::Msg<::fastrs::well_known::Empty>>;
         0x18 target = reset_options::Target::WorkflowTaskId: __fastrs::Member<__fastrs::Int64>;
@@ -697,7 +697,7 @@ impl ::fastrs::Message for Callback {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Callback {
     __fastrs::table::table! {
-        Callback, unknown_fields, recycle, [0, 0, 1, 2];
+        Callback, unknown_fields, recycle, [0, 0, 0, 1];
         0x12 ..= 3 variant = callback::Variant::Nexus: __fastrs::Member<__fastrs::Tab<callback::Nexus>>;
         0x1a variant = callback::Variant::Internal: __fastrs::Member<__fastrs::Tab<callback::Internal>>;
         0x322 links: __fastrs::Repeated<__fastrs::Tab<Link>>;
@@ -745,7 +745,7 @@ pub mod callback {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Nexus {
         __fastrs::table::table! {
-            Nexus, unknown_fields, [0, 1, 2];
+            Nexus, unknown_fields, [0, 0, 1];
             0x0a url: __fastrs::Implicit<__fastrs::Str>;
             0x12 => hooked;
         }
@@ -824,7 +824,7 @@ pub mod callback {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Internal {
         __fastrs::table::table! {
-            Internal, unknown_fields, [0, 1];
+            Internal, unknown_fields, [0, 0];
             0x0a data: __fastrs::Implicit<__fastrs::Bytes>;
         }
     }
@@ -847,7 +847,7 @@ impl ::fastrs::Message for Link {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Link {
     __fastrs::table::table! {
-        Link, unknown_fields, [0, 1, 2, 3, 4, 5];
+        Link, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a ..= 5 variant = link::Variant::WorkflowEvent: __fastrs::Member<__fastrs::Tab<link::WorkflowEvent>>;
         0x12 variant = link::Variant::BatchJob: __fastrs::Member<__fastrs::Tab<link::BatchJob>>;
         0x1a variant = link::Variant::Activity: __fastrs::Member<__fastrs::Tab<link::Activity>>;
@@ -902,7 +902,7 @@ pub mod link {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for WorkflowEvent {
         __fastrs::table::table! {
-            WorkflowEvent, unknown_fields, [0, 1, 2, 3];
+            WorkflowEvent, unknown_fields, [0, 0, 1, 2];
             0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
             0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
             0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -956,7 +956,7 @@ pub mod link {
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for EventReference {
             __fastrs::table::table! {
-                EventReference, unknown_fields, [0, 1, 2];
+                EventReference, unknown_fields, [0, 0, 1];
                 0x08 event_id: __fastrs::Implicit<__fastrs::Int64>;
                 0x10 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::super::enums::v1::EventType>>;
             }
@@ -979,7 +979,7 @@ pub mod link {
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for RequestIdReference {
             __fastrs::table::table! {
-                RequestIdReference, unknown_fields, [0, 1, 2];
+                RequestIdReference, unknown_fields, [0, 0, 1];
                 0x0a request_id: __fastrs::Implicit<__fastrs::Str>;
                 0x10 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::super::enums::v1::EventType>>;
             }
@@ -1002,7 +1002,7 @@ pub mod link {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for BatchJob {
         __fastrs::table::table! {
-            BatchJob, unknown_fields, [0, 1];
+            BatchJob, unknown_fields, [0, 0];
             0x0a job_id: __fastrs::Implicit<__fastrs::Str>;
         }
     }
@@ -1023,7 +1023,7 @@ pub mod link {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Activity {
         __fastrs::table::table! {
-            Activity, unknown_fields, [0, 1, 2, 3];
+            Activity, unknown_fields, [0, 0, 1, 2];
             0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
             0x12 activity_id: __fastrs::Implicit<__fastrs::Str>;
             0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -1046,7 +1046,7 @@ pub mod link {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for NexusOperation {
         __fastrs::table::table! {
-            NexusOperation, unknown_fields, [0, 1, 2, 3];
+            NexusOperation, unknown_fields, [0, 0, 1, 2];
             0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
             0x12 operation_id: __fastrs::Implicit<__fastrs::Str>;
             0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -1072,7 +1072,7 @@ pub mod link {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Workflow {
         __fastrs::table::table! {
-            Workflow, unknown_fields, [0, 1, 2, 3, 4];
+            Workflow, unknown_fields, [0, 0, 1, 2, 3];
             0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
             0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
             0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -1099,7 +1099,7 @@ impl ::fastrs::Message for Principal {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Principal {
     __fastrs::table::table! {
-        Principal, unknown_fields, [0, 1, 2];
+        Principal, unknown_fields, [0, 0, 1];
         0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
         0x12 name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -1195,7 +1195,7 @@ impl ::fastrs::Message for Priority {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Priority {
     __fastrs::table::table! {
-        Priority, unknown_fields, [0, 1, 2, 3];
+        Priority, unknown_fields, [0, 0, 1, 2];
         0x08 priority_key: __fastrs::Implicit<__fastrs::Int32>;
         0x12 fairness_key: __fastrs::Implicit<__fastrs::Str>;
         0x1d fairness_weight: __fastrs::Implicit<__fastrs::Float>;
@@ -1226,7 +1226,7 @@ impl ::fastrs::Message for WorkerSelector {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerSelector {
     __fastrs::table::table! {
-        WorkerSelector, unknown_fields, [0, 1];
+        WorkerSelector, unknown_fields, [0, 0];
         0x0a ..= 1 selector = worker_selector::Selector::WorkerInstanceKey: __fastrs::Member<__fastrs::Str>;
     }
     #[inline]
@@ -1282,7 +1282,7 @@ impl ::fastrs::Message for OnConflictOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for OnConflictOptions {
     __fastrs::table::table! {
-        OnConflictOptions, unknown_fields, [0, 1, 2, 3];
+        OnConflictOptions, unknown_fields, [0, 0, 1, 2];
         0x08 attach_request_id: __fastrs::Implicit<__fastrs::Bool>;
         0x10 attach_completion_callbacks: __fastrs::Implicit<__fastrs::Bool>;
         0x18 attach_links: __fastrs::Implicit<__fastrs::Bool>;
@@ -1333,7 +1333,7 @@ impl ::fastrs::Message for TimeSkippingConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimeSkippingConfig {
     __fastrs::table::table! {
-        TimeSkippingConfig, unknown_fields, [0, 1, 2, 3];
+        TimeSkippingConfig, unknown_fields, [0, 0, 1, 2];
         0x08 enabled: __fastrs::Implicit<__fastrs::Bool>;
         0x12 fast_forward: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x18 disable_propagation: __fastrs::Implicit<__fastrs::Bool>;
@@ -1362,7 +1362,7 @@ impl ::fastrs::Message for TimeSkippingStatePropagation {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimeSkippingStatePropagation {
     __fastrs::table::table! {
-        TimeSkippingStatePropagation, unknown_fields, [0, 1, 2];
+        TimeSkippingStatePropagation, unknown_fields, [0, 0, 1];
         0x0a initial_skipped_duration: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x12 fast_forward_target_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
     }

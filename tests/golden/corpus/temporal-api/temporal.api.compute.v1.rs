@@ -28,7 +28,7 @@ impl ::fastrs::Message for ComputeConfigScalingGroup {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfigScalingGroup {
     __fastrs::table::table! {
-        ComputeConfigScalingGroup, unknown_fields, [0, 1, 0, 2, 3];
+        ComputeConfigScalingGroup, unknown_fields, [0, 0, 0, 1, 2];
         0x0a | 0x08 task_queue_types: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>>;
         0x1a provider: __fastrs::Optional<__fastrs::Tab<ComputeProvider>>;
         0x22 scaler: __fastrs::Optional<__fastrs::Tab<ComputeScaler>>;
@@ -61,7 +61,7 @@ impl ::fastrs::Message for ComputeConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfig {
     __fastrs::table::table! {
-        ComputeConfig, unknown_fields, [0, 1];
+        ComputeConfig, unknown_fields, [0, 0];
         0x0a => hooked;
     }
     #[inline]
@@ -142,7 +142,7 @@ impl ::fastrs::Message for ComputeConfigScalingGroupUpdate {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfigScalingGroupUpdate {
     __fastrs::table::table! {
-        ComputeConfigScalingGroupUpdate, unknown_fields, [0, 1, 2];
+        ComputeConfigScalingGroupUpdate, unknown_fields, [0, 0, 1];
         0x0a scaling_group: __fastrs::Optional<__fastrs::Tab<ComputeConfigScalingGroup>>;
         0x12 update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
     }
@@ -165,7 +165,7 @@ impl ::fastrs::Message for ComputeConfigSummary {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfigSummary {
     __fastrs::table::table! {
-        ComputeConfigSummary, unknown_fields, [0, 1];
+        ComputeConfigSummary, unknown_fields, [0, 0];
         0x0a => hooked;
     }
     #[inline]
@@ -241,7 +241,7 @@ impl ::fastrs::Message for ComputeConfigScalingGroupSummary {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeConfigScalingGroupSummary {
     __fastrs::table::table! {
-        ComputeConfigScalingGroupSummary, unknown_fields, [0, 1, 2];
+        ComputeConfigScalingGroupSummary, unknown_fields, [0, 0, 1];
         0x0a | 0x08 task_queue_types: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>>;
         0x12 provider_type: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -277,7 +277,7 @@ impl ::fastrs::Message for ComputeProvider {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeProvider {
     __fastrs::table::table! {
-        ComputeProvider, unknown_fields, [0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 3];
+        ComputeProvider, unknown_fields, [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2];
         0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
         0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
         0x52 nexus_endpoint: __fastrs::Implicit<__fastrs::Str>;
@@ -308,7 +308,7 @@ impl ::fastrs::Message for ComputeScaler {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeScaler {
     __fastrs::table::table! {
-        ComputeScaler, unknown_fields, [0, 1, 2];
+        ComputeScaler, unknown_fields, [0, 0, 1];
         0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
         0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
     }

@@ -28,7 +28,7 @@ impl ::fastrs::Message for WorkerDeploymentOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentOptions {
     __fastrs::table::table! {
-        WorkerDeploymentOptions, unknown_fields, [0, 1, 2, 3];
+        WorkerDeploymentOptions, unknown_fields, [0, 0, 1, 2];
         0x0a deployment_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 build_id: __fastrs::Implicit<__fastrs::Str>;
         0x18 worker_versioning_mode: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkerVersioningMode>>;
@@ -60,7 +60,7 @@ impl ::fastrs::Message for Deployment {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Deployment {
     __fastrs::table::table! {
-        Deployment, unknown_fields, [0, 1, 2];
+        Deployment, unknown_fields, [0, 0, 1];
         0x0a series_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 build_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -96,7 +96,7 @@ impl ::fastrs::Message for DeploymentInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeploymentInfo {
     __fastrs::table::table! {
-        DeploymentInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
+        DeploymentInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4];
         0x0a deployment: __fastrs::Optional<__fastrs::Tab<Deployment>>;
         0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x1a task_queue_infos: __fastrs::Repeated<__fastrs::Tab<deployment_info::TaskQueueInfo>>;
@@ -179,7 +179,7 @@ pub mod deployment_info {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for TaskQueueInfo {
         __fastrs::table::table! {
-            TaskQueueInfo, unknown_fields, [0, 1, 2, 3];
+            TaskQueueInfo, unknown_fields, [0, 0, 1, 2];
             0x0a name: __fastrs::Implicit<__fastrs::Str>;
             0x10 r#type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::enums::v1::TaskQueueType>>;
             0x1a first_poller_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -210,7 +210,7 @@ impl ::fastrs::Message for UpdateDeploymentMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateDeploymentMetadata {
     __fastrs::table::table! {
-        UpdateDeploymentMetadata, unknown_fields, recycle, [0, 1, 2];
+        UpdateDeploymentMetadata, unknown_fields, recycle, [0, 0, 1];
         0x0a => hooked;
         0x12 remove_entries: __fastrs::Repeated<__fastrs::Str>;
     }
@@ -290,7 +290,7 @@ impl ::fastrs::Message for DeploymentListInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeploymentListInfo {
     __fastrs::table::table! {
-        DeploymentListInfo, unknown_fields, [0, 1, 2, 3];
+        DeploymentListInfo, unknown_fields, [0, 0, 1, 2];
         0x0a deployment: __fastrs::Optional<__fastrs::Tab<Deployment>>;
         0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x18 is_current: __fastrs::Implicit<__fastrs::Bool>;
@@ -381,8 +381,8 @@ impl ::fastrs::Message for WorkerDeploymentVersionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentVersionInfo {
     __fastrs::table::table! {
-        WorkerDeploymentVersionInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15, 16, 17];
+        WorkerDeploymentVersionInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 16];
         0x0a version: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
         0x1a create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -420,7 +420,7 @@ pub mod worker_deployment_version_info {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for VersionTaskQueueInfo {
         __fastrs::table::table! {
-            VersionTaskQueueInfo, unknown_fields, [0, 1, 2];
+            VersionTaskQueueInfo, unknown_fields, [0, 0, 1];
             0x0a name: __fastrs::Implicit<__fastrs::Str>;
             0x10 r#type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::enums::v1::TaskQueueType>>;
         }
@@ -448,7 +448,7 @@ impl ::fastrs::Message for VersionDrainageInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for VersionDrainageInfo {
     __fastrs::table::table! {
-        VersionDrainageInfo, unknown_fields, [0, 1, 2, 3];
+        VersionDrainageInfo, unknown_fields, [0, 0, 1, 2];
         0x08 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::VersionDrainageStatus>>;
         0x12 last_changed_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x1a last_checked_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -472,7 +472,7 @@ impl ::fastrs::Message for ComputeStatus {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ComputeStatus {
     __fastrs::table::table! {
-        ComputeStatus, unknown_fields, [0, 1];
+        ComputeStatus, unknown_fields, [0, 0];
         0x0a provider_validation: __fastrs::Optional<__fastrs::Tab<compute_status::ProviderValidationStatus>>;
     }
 }
@@ -499,7 +499,7 @@ pub mod compute_status {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ProviderValidationStatus {
         __fastrs::table::table! {
-            ProviderValidationStatus, unknown_fields, [0, 1, 2];
+            ProviderValidationStatus, unknown_fields, [0, 0, 1];
             0x0a error_message: __fastrs::Implicit<__fastrs::Str>;
             0x12 last_check_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         }
@@ -554,7 +554,7 @@ impl ::fastrs::Message for WorkerDeploymentInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentInfo {
     __fastrs::table::table! {
-        WorkerDeploymentInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
+        WorkerDeploymentInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 version_summaries: __fastrs::Repeated<__fastrs::Tab<worker_deployment_info::WorkerDeploymentVersionSummary>>;
         0x1a create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -624,8 +624,8 @@ pub mod worker_deployment_info {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for WorkerDeploymentVersionSummary {
         __fastrs::table::table! {
-            WorkerDeploymentVersionSummary, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-                12, 13, 14];
+            WorkerDeploymentVersionSummary, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+                11, 12, 13];
             0x0a version: __fastrs::Implicit<__fastrs::Str>;
             0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
             0x18 drainage_status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::enums::v1::VersionDrainageStatus>>;
@@ -668,7 +668,7 @@ impl ::fastrs::Message for WorkerDeploymentVersion {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerDeploymentVersion {
     __fastrs::table::table! {
-        WorkerDeploymentVersion, unknown_fields, [0, 1, 2];
+        WorkerDeploymentVersion, unknown_fields, [0, 0, 1];
         0x0a build_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -691,7 +691,7 @@ impl ::fastrs::Message for VersionMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for VersionMetadata {
     __fastrs::table::table! {
-        VersionMetadata, unknown_fields, [0, 1];
+        VersionMetadata, unknown_fields, [0, 0];
         0x0a => hooked;
     }
     #[inline]
@@ -802,7 +802,7 @@ impl ::fastrs::Message for RoutingConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RoutingConfig {
     __fastrs::table::table! {
-        RoutingConfig, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 0, 8, 9];
+        RoutingConfig, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 0, 7, 8];
         0x0a current_version: __fastrs::Implicit<__fastrs::Str>;
         0x12 ramping_version: __fastrs::Implicit<__fastrs::Str>;
         0x1d ramping_version_percentage: __fastrs::Implicit<__fastrs::Float>;
@@ -847,7 +847,7 @@ impl ::fastrs::Message for InheritedAutoUpgradeInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for InheritedAutoUpgradeInfo {
     __fastrs::table::table! {
-        InheritedAutoUpgradeInfo, unknown_fields, [0, 1, 2, 3];
+        InheritedAutoUpgradeInfo, unknown_fields, [0, 0, 1, 2];
         0x0a source_deployment_version: __fastrs::Optional<__fastrs::Tab<WorkerDeploymentVersion>>;
         0x10 source_deployment_revision_number: __fastrs::Implicit<__fastrs::Int64>;
         0x18 continue_as_new_initial_versioning_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ContinueAsNewVersioningBehavior>>;

@@ -18,7 +18,7 @@ impl ::fastrs::Message for NotFoundFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NotFoundFailure {
     __fastrs::table::table! {
-        NotFoundFailure, unknown_fields, [0, 1, 2];
+        NotFoundFailure, unknown_fields, [0, 0, 1];
         0x0a current_cluster: __fastrs::Implicit<__fastrs::Str>;
         0x12 active_cluster: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -39,7 +39,7 @@ impl ::fastrs::Message for WorkflowExecutionAlreadyStartedFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionAlreadyStartedFailure {
     __fastrs::table::table! {
-        WorkflowExecutionAlreadyStartedFailure, unknown_fields, [0, 1, 2, 3];
+        WorkflowExecutionAlreadyStartedFailure, unknown_fields, [0, 0, 1, 2];
         0x0a start_request_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a first_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -61,7 +61,7 @@ impl ::fastrs::Message for NamespaceNotActiveFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceNotActiveFailure {
     __fastrs::table::table! {
-        NamespaceNotActiveFailure, unknown_fields, [0, 1, 2, 3];
+        NamespaceNotActiveFailure, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 current_cluster: __fastrs::Implicit<__fastrs::Str>;
         0x1a active_cluster: __fastrs::Implicit<__fastrs::Str>;
@@ -84,7 +84,7 @@ impl ::fastrs::Message for NamespaceUnavailableFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceUnavailableFailure {
     __fastrs::table::table! {
-        NamespaceUnavailableFailure, unknown_fields, [0, 1];
+        NamespaceUnavailableFailure, unknown_fields, [0, 0];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -109,7 +109,7 @@ impl ::fastrs::Message for NamespaceInvalidStateFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceInvalidStateFailure {
     __fastrs::table::table! {
-        NamespaceInvalidStateFailure, unknown_fields, [0, 1, 2, 3];
+        NamespaceInvalidStateFailure, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NamespaceState>>;
         0x1a | 0x18 allowed_states: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::NamespaceState>>;
@@ -129,7 +129,7 @@ impl ::fastrs::Message for NamespaceNotFoundFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceNotFoundFailure {
     __fastrs::table::table! {
-        NamespaceNotFoundFailure, unknown_fields, [0, 1];
+        NamespaceNotFoundFailure, unknown_fields, [0, 0];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -165,7 +165,7 @@ impl ::fastrs::Message for ClientVersionNotSupportedFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClientVersionNotSupportedFailure {
     __fastrs::table::table! {
-        ClientVersionNotSupportedFailure, unknown_fields, [0, 1, 2, 3];
+        ClientVersionNotSupportedFailure, unknown_fields, [0, 0, 1, 2];
         0x0a client_version: __fastrs::Implicit<__fastrs::Str>;
         0x12 client_name: __fastrs::Implicit<__fastrs::Str>;
         0x1a supported_versions: __fastrs::Implicit<__fastrs::Str>;
@@ -186,7 +186,7 @@ impl ::fastrs::Message for ServerVersionNotSupportedFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerVersionNotSupportedFailure {
     __fastrs::table::table! {
-        ServerVersionNotSupportedFailure, unknown_fields, [0, 1, 2];
+        ServerVersionNotSupportedFailure, unknown_fields, [0, 0, 1];
         0x0a server_version: __fastrs::Implicit<__fastrs::Str>;
         0x12 client_supported_server_versions: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -224,7 +224,7 @@ impl ::fastrs::Message for QueryFailedFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for QueryFailedFailure {
     __fastrs::table::table! {
-        QueryFailedFailure, unknown_fields, [0, 1];
+        QueryFailedFailure, unknown_fields, [0, 0];
         0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
 }
@@ -242,7 +242,7 @@ impl ::fastrs::Message for PermissionDeniedFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PermissionDeniedFailure {
     __fastrs::table::table! {
-        PermissionDeniedFailure, unknown_fields, [0, 1];
+        PermissionDeniedFailure, unknown_fields, [0, 0];
         0x0a reason: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -261,7 +261,7 @@ impl ::fastrs::Message for ResourceExhaustedFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResourceExhaustedFailure {
     __fastrs::table::table! {
-        ResourceExhaustedFailure, unknown_fields, [0, 1, 2];
+        ResourceExhaustedFailure, unknown_fields, [0, 0, 1];
         0x08 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResourceExhaustedCause>>;
         0x10 scope: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResourceExhaustedScope>>;
     }
@@ -286,7 +286,7 @@ impl ::fastrs::Message for SystemWorkflowFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SystemWorkflowFailure {
     __fastrs::table::table! {
-        SystemWorkflowFailure, unknown_fields, [0, 1, 2];
+        SystemWorkflowFailure, unknown_fields, [0, 0, 1];
         0x0a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x12 workflow_error: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -322,7 +322,7 @@ impl ::fastrs::Message for NewerBuildExistsFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NewerBuildExistsFailure {
     __fastrs::table::table! {
-        NewerBuildExistsFailure, unknown_fields, [0, 1];
+        NewerBuildExistsFailure, unknown_fields, [0, 0];
         0x0a default_build_id: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -348,7 +348,7 @@ impl ::fastrs::Message for MultiOperationExecutionFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MultiOperationExecutionFailure {
     __fastrs::table::table! {
-        MultiOperationExecutionFailure, unknown_fields, recycle, [0, 1];
+        MultiOperationExecutionFailure, unknown_fields, recycle, [0, 0];
         0x0a statuses: __fastrs::Repeated<__fastrs::Tab<multi_operation_execution_failure::OperationStatus>>;
     }
 }
@@ -376,7 +376,7 @@ pub mod multi_operation_execution_failure {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for OperationStatus {
         __fastrs::table::table! {
-            OperationStatus, unknown_fields, [0, 1, 2, 3];
+            OperationStatus, unknown_fields, [0, 0, 1, 2];
             0x08 code: __fastrs::Implicit<__fastrs::Int32>;
             0x12 message: __fastrs::Implicit<__fastrs::Str>;
             0x1a details: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Any>>;
@@ -401,7 +401,7 @@ impl ::fastrs::Message for ActivityExecutionAlreadyStartedFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityExecutionAlreadyStartedFailure {
     __fastrs::table::table! {
-        ActivityExecutionAlreadyStartedFailure, unknown_fields, [0, 1, 2];
+        ActivityExecutionAlreadyStartedFailure, unknown_fields, [0, 0, 1];
         0x0a start_request_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -424,7 +424,7 @@ impl ::fastrs::Message for NexusOperationExecutionAlreadyStartedFailure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationExecutionAlreadyStartedFailure {
     __fastrs::table::table! {
-        NexusOperationExecutionAlreadyStartedFailure, unknown_fields, [0, 1, 2];
+        NexusOperationExecutionAlreadyStartedFailure, unknown_fields, [0, 0, 1];
         0x0a start_request_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
     }

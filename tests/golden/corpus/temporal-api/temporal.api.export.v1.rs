@@ -17,7 +17,7 @@ impl ::fastrs::Message for WorkflowExecution {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecution {
     __fastrs::table::table! {
-        WorkflowExecution, unknown_fields, [0, 1];
+        WorkflowExecution, unknown_fields, [0, 0];
         0x0a history: __fastrs::Optional<__fastrs::Tab<super::super::history::v1::History>>;
     }
 }
@@ -40,7 +40,7 @@ impl ::fastrs::Message for WorkflowExecutions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutions {
     __fastrs::table::table! {
-        WorkflowExecutions, unknown_fields, recycle, [0, 1];
+        WorkflowExecutions, unknown_fields, recycle, [0, 0];
         0x0a items: __fastrs::Repeated<__fastrs::Tab<WorkflowExecution>>;
     }
 }

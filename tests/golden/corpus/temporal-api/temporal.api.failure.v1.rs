@@ -26,7 +26,7 @@ impl ::fastrs::Message for ApplicationFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ApplicationFailureInfo {
     __fastrs::table::table! {
-        ApplicationFailureInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        ApplicationFailureInfo, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
         0x10 non_retryable: __fastrs::Implicit<__fastrs::Bool>;
         0x1a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
@@ -51,7 +51,7 @@ impl ::fastrs::Message for TimeoutFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimeoutFailureInfo {
     __fastrs::table::table! {
-        TimeoutFailureInfo, unknown_fields, [0, 1, 2];
+        TimeoutFailureInfo, unknown_fields, [0, 0, 1];
         0x08 timeout_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::TimeoutType>>;
         0x12 last_heartbeat_details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
     }
@@ -72,7 +72,7 @@ impl ::fastrs::Message for CanceledFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CanceledFailureInfo {
     __fastrs::table::table! {
-        CanceledFailureInfo, unknown_fields, [0, 1, 2];
+        CanceledFailureInfo, unknown_fields, [0, 0, 1];
         0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -92,7 +92,7 @@ impl ::fastrs::Message for TerminatedFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TerminatedFailureInfo {
     __fastrs::table::table! {
-        TerminatedFailureInfo, unknown_fields, [0, 1];
+        TerminatedFailureInfo, unknown_fields, [0, 0];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -110,7 +110,7 @@ impl ::fastrs::Message for ServerFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerFailureInfo {
     __fastrs::table::table! {
-        ServerFailureInfo, unknown_fields, [0, 1];
+        ServerFailureInfo, unknown_fields, [0, 0];
         0x08 non_retryable: __fastrs::Implicit<__fastrs::Bool>;
     }
 }
@@ -130,7 +130,7 @@ impl ::fastrs::Message for ResetWorkflowFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetWorkflowFailureInfo {
     __fastrs::table::table! {
-        ResetWorkflowFailureInfo, unknown_fields, [0, 1];
+        ResetWorkflowFailureInfo, unknown_fields, [0, 0];
         0x0a last_heartbeat_details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
     }
 }
@@ -153,7 +153,7 @@ impl ::fastrs::Message for ActivityFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityFailureInfo {
     __fastrs::table::table! {
-        ActivityFailureInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        ActivityFailureInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -183,7 +183,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionFailureInfo {
     __fastrs::table::table! {
-        ChildWorkflowExecutionFailureInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        ChildWorkflowExecutionFailureInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -221,7 +221,7 @@ impl ::fastrs::Message for NexusOperationFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationFailureInfo {
     __fastrs::table::table! {
-        NexusOperationFailureInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        NexusOperationFailureInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 endpoint: __fastrs::Implicit<__fastrs::Str>;
         0x1a service: __fastrs::Implicit<__fastrs::Str>;
@@ -250,7 +250,7 @@ impl ::fastrs::Message for NexusHandlerFailureInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusHandlerFailureInfo {
     __fastrs::table::table! {
-        NexusHandlerFailureInfo, unknown_fields, [0, 1, 2];
+        NexusHandlerFailureInfo, unknown_fields, [0, 0, 1];
         0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
         0x10 retry_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusHandlerErrorRetryBehavior>>;
     }
@@ -322,8 +322,8 @@ impl ::fastrs::Message for Failure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Failure {
     __fastrs::table::table! {
-        Failure, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 0, 0, 0, 0,
-            15];
+        Failure, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0, 0, 0, 0, 0,
+            14];
         0x0a message: __fastrs::Implicit<__fastrs::Str>;
         0x12 source: __fastrs::Implicit<__fastrs::Str>;
         0x1a stack_trace: __fastrs::Implicit<__fastrs::Str>;

@@ -18,7 +18,7 @@ impl ::fastrs::Message for WorkflowExecutionFilter {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionFilter {
     __fastrs::table::table! {
-        WorkflowExecutionFilter, unknown_fields, [0, 1, 2];
+        WorkflowExecutionFilter, unknown_fields, [0, 0, 1];
         0x0a workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -37,7 +37,7 @@ impl ::fastrs::Message for WorkflowTypeFilter {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTypeFilter {
     __fastrs::table::table! {
-        WorkflowTypeFilter, unknown_fields, [0, 1];
+        WorkflowTypeFilter, unknown_fields, [0, 0];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -56,7 +56,7 @@ impl ::fastrs::Message for StartTimeFilter {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartTimeFilter {
     __fastrs::table::table! {
-        StartTimeFilter, unknown_fields, [0, 1, 2];
+        StartTimeFilter, unknown_fields, [0, 0, 1];
         0x0a earliest_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x12 latest_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
     }
@@ -75,7 +75,7 @@ impl ::fastrs::Message for StatusFilter {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StatusFilter {
     __fastrs::table::table! {
-        StatusFilter, unknown_fields, [0, 1];
+        StatusFilter, unknown_fields, [0, 0];
         0x08 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowExecutionStatus>>;
     }
 }

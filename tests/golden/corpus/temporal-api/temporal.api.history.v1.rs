@@ -223,9 +223,9 @@ impl ::fastrs::Message for WorkflowExecutionStartedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionStartedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionStartedEventAttributes, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7,
-            8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
-            30, 31, 32, 33, 34, 35, 0, 36, 37, 38, 39, 40, 0, 41];
+        WorkflowExecutionStartedEventAttributes, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6,
+            7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+            29, 30, 31, 32, 33, 34, 0, 35, 36, 37, 38, 39, 0, 40];
         0x0a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
         0x12 parent_workflow_namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a parent_workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -292,7 +292,7 @@ impl ::fastrs::Message for DeclinedTargetVersionUpgrade {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeclinedTargetVersionUpgrade {
     __fastrs::table::table! {
-        DeclinedTargetVersionUpgrade, unknown_fields, [0, 1, 2];
+        DeclinedTargetVersionUpgrade, unknown_fields, [0, 0, 1];
         0x0a deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
         0x10 revision_number: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -316,7 +316,7 @@ impl ::fastrs::Message for WorkflowExecutionCompletedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionCompletedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionCompletedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        WorkflowExecutionCompletedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x0a result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a new_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -342,7 +342,7 @@ impl ::fastrs::Message for WorkflowExecutionFailedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionFailedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        WorkflowExecutionFailedEventAttributes, unknown_fields, [0, 0, 1, 2, 3];
         0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x10 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
         0x18 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -365,7 +365,7 @@ impl ::fastrs::Message for WorkflowExecutionTimedOutEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionTimedOutEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionTimedOutEventAttributes, unknown_fields, [0, 1, 2];
+        WorkflowExecutionTimedOutEventAttributes, unknown_fields, [0, 0, 1];
         0x08 retry_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::RetryState>>;
         0x12 new_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -425,8 +425,8 @@ impl ::fastrs::Message for WorkflowExecutionContinuedAsNewEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionContinuedAsNewEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionContinuedAsNewEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8,
-            9, 10, 11, 12, 13, 14, 15, 16];
+        WorkflowExecutionContinuedAsNewEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7,
+            8, 9, 10, 11, 12, 13, 14, 15];
         0x0a new_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
         0x1a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
@@ -467,7 +467,7 @@ impl ::fastrs::Message for WorkflowTaskScheduledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskScheduledEventAttributes {
     __fastrs::table::table! {
-        WorkflowTaskScheduledEventAttributes, unknown_fields, [0, 1, 2, 3];
+        WorkflowTaskScheduledEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x0a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
         0x12 start_to_close_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x18 attempt: __fastrs::Implicit<__fastrs::Int32>;
@@ -523,7 +523,7 @@ impl ::fastrs::Message for WorkflowTaskStartedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskStartedEventAttributes {
     __fastrs::table::table! {
-        WorkflowTaskStartedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        WorkflowTaskStartedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -600,8 +600,8 @@ impl ::fastrs::Message for WorkflowTaskCompletedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskCompletedEventAttributes {
     __fastrs::table::table! {
-        WorkflowTaskCompletedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 0, 12];
+        WorkflowTaskCompletedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            0, 11];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -634,7 +634,7 @@ impl ::fastrs::Message for WorkflowTaskTimedOutEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskTimedOutEventAttributes {
     __fastrs::table::table! {
-        WorkflowTaskTimedOutEventAttributes, unknown_fields, [0, 1, 2, 3];
+        WorkflowTaskTimedOutEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 timeout_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::TimeoutType>>;
@@ -682,7 +682,7 @@ impl ::fastrs::Message for WorkflowTaskFailedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskFailedEventAttributes {
     __fastrs::table::table! {
-        WorkflowTaskFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        WorkflowTaskFailedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowTaskFailedCause>>;
@@ -755,8 +755,8 @@ impl ::fastrs::Message for ActivityTaskScheduledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskScheduledEventAttributes {
     __fastrs::table::table! {
-        ActivityTaskScheduledEventAttributes, unknown_fields, [0, 1, 2, 0, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13];
+        ActivityTaskScheduledEventAttributes, unknown_fields, [0, 0, 1, 0, 2, 3, 4, 5, 6, 7, 8, 9,
+            10, 11, 12];
         0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
         0x22 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
@@ -812,7 +812,7 @@ impl ::fastrs::Message for ActivityTaskStartedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskStartedEventAttributes {
     __fastrs::table::table! {
-        ActivityTaskStartedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        ActivityTaskStartedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -849,7 +849,7 @@ impl ::fastrs::Message for ActivityTaskCompletedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskCompletedEventAttributes {
     __fastrs::table::table! {
-        ActivityTaskCompletedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        ActivityTaskCompletedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x10 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -885,7 +885,7 @@ impl ::fastrs::Message for ActivityTaskFailedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskFailedEventAttributes {
     __fastrs::table::table! {
-        ActivityTaskFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        ActivityTaskFailedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x10 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -915,7 +915,7 @@ impl ::fastrs::Message for ActivityTaskTimedOutEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskTimedOutEventAttributes {
     __fastrs::table::table! {
-        ActivityTaskTimedOutEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        ActivityTaskTimedOutEventAttributes, unknown_fields, [0, 0, 1, 2, 3];
         0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x10 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -939,7 +939,7 @@ impl ::fastrs::Message for ActivityTaskCancelRequestedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskCancelRequestedEventAttributes {
     __fastrs::table::table! {
-        ActivityTaskCancelRequestedEventAttributes, unknown_fields, [0, 1, 2];
+        ActivityTaskCancelRequestedEventAttributes, unknown_fields, [0, 0, 1];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -974,7 +974,7 @@ impl ::fastrs::Message for ActivityTaskCanceledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityTaskCanceledEventAttributes {
     __fastrs::table::table! {
-        ActivityTaskCanceledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        ActivityTaskCanceledEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x10 latest_cancel_requested_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -1005,7 +1005,7 @@ impl ::fastrs::Message for TimerStartedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimerStartedEventAttributes {
     __fastrs::table::table! {
-        TimerStartedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        TimerStartedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 start_to_fire_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x18 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -1028,7 +1028,7 @@ impl ::fastrs::Message for TimerFiredEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimerFiredEventAttributes {
     __fastrs::table::table! {
-        TimerFiredEventAttributes, unknown_fields, [0, 1, 2];
+        TimerFiredEventAttributes, unknown_fields, [0, 0, 1];
         0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -1054,7 +1054,7 @@ impl ::fastrs::Message for TimerCanceledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimerCanceledEventAttributes {
     __fastrs::table::table! {
-        TimerCanceledEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        TimerCanceledEventAttributes, unknown_fields, [0, 0, 1, 2, 3];
         0x0a timer_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 started_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -1084,7 +1084,7 @@ impl ::fastrs::Message for WorkflowExecutionCancelRequestedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionCancelRequestedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionCancelRequestedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        WorkflowExecutionCancelRequestedEventAttributes, unknown_fields, [0, 0, 1, 2, 3];
         0x0a cause: __fastrs::Implicit<__fastrs::Str>;
         0x10 external_initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a external_workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1107,7 +1107,7 @@ impl ::fastrs::Message for WorkflowExecutionCanceledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionCanceledEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionCanceledEventAttributes, unknown_fields, [0, 1, 2];
+        WorkflowExecutionCanceledEventAttributes, unknown_fields, [0, 0, 1];
         0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
     }
@@ -1137,7 +1137,7 @@ impl ::fastrs::Message for MarkerRecordedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for MarkerRecordedEventAttributes {
     __fastrs::table::table! {
-        MarkerRecordedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        MarkerRecordedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a marker_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 => hooked;
         0x18 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -1232,7 +1232,7 @@ impl ::fastrs::Message for WorkflowExecutionSignaledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionSignaledEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionSignaledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        WorkflowExecutionSignaledEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a signal_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1260,7 +1260,7 @@ impl ::fastrs::Message for WorkflowExecutionTerminatedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionTerminatedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionTerminatedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        WorkflowExecutionTerminatedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x0a reason: __fastrs::Implicit<__fastrs::Str>;
         0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1298,8 +1298,8 @@ for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
 impl __fastrs::table::Tabled
 for RequestCancelExternalWorkflowExecutionInitiatedEventAttributes {
     __fastrs::table::table! {
-        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes, unknown_fields, [0, 1, 2,
-            3, 4, 5, 6, 7];
+        RequestCancelExternalWorkflowExecutionInitiatedEventAttributes, unknown_fields, [0, 0, 1,
+            2, 3, 4, 5, 6];
         0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1341,8 +1341,8 @@ impl ::fastrs::Message for RequestCancelExternalWorkflowExecutionFailedEventAttr
 impl __fastrs::table::Tabled
 for RequestCancelExternalWorkflowExecutionFailedEventAttributes {
     __fastrs::table::table! {
-        RequestCancelExternalWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3,
-            4, 5, 6, 7];
+        RequestCancelExternalWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 0, 1, 2,
+            3, 4, 5, 6];
         0x08 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::CancelExternalWorkflowExecutionFailedCause>>;
         0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a namespace: __fastrs::Implicit<__fastrs::Str>;
@@ -1376,7 +1376,7 @@ impl ::fastrs::Message for ExternalWorkflowExecutionCancelRequestedEventAttribut
 impl __fastrs::table::Tabled
 for ExternalWorkflowExecutionCancelRequestedEventAttributes {
     __fastrs::table::table! {
-        ExternalWorkflowExecutionCancelRequestedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        ExternalWorkflowExecutionCancelRequestedEventAttributes, unknown_fields, [0, 0, 1, 2, 3];
         0x08 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1417,8 +1417,8 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionInitiatedEventAttribut
 impl __fastrs::table::Tabled
 for SignalExternalWorkflowExecutionInitiatedEventAttributes {
     __fastrs::table::table! {
-        SignalExternalWorkflowExecutionInitiatedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5,
-            6, 7, 8, 9];
+        SignalExternalWorkflowExecutionInitiatedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4,
+            5, 6, 7, 8];
         0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1459,8 +1459,8 @@ impl ::fastrs::Message for SignalExternalWorkflowExecutionFailedEventAttributes 
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalExternalWorkflowExecutionFailedEventAttributes {
     __fastrs::table::table! {
-        SignalExternalWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6,
-            7];
+        SignalExternalWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5,
+            6];
         0x08 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::SignalExternalWorkflowExecutionFailedCause>>;
         0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a namespace: __fastrs::Implicit<__fastrs::Str>;
@@ -1495,7 +1495,7 @@ impl ::fastrs::Message for ExternalWorkflowExecutionSignaledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExternalWorkflowExecutionSignaledEventAttributes {
     __fastrs::table::table! {
-        ExternalWorkflowExecutionSignaledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        ExternalWorkflowExecutionSignaledEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x08 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1521,7 +1521,7 @@ impl ::fastrs::Message for UpsertWorkflowSearchAttributesEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpsertWorkflowSearchAttributesEventAttributes {
     __fastrs::table::table! {
-        UpsertWorkflowSearchAttributesEventAttributes, unknown_fields, [0, 1, 2];
+        UpsertWorkflowSearchAttributesEventAttributes, unknown_fields, [0, 0, 1];
         0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;
     }
@@ -1545,7 +1545,7 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowPropertiesModifiedEventAttributes {
     __fastrs::table::table! {
-        WorkflowPropertiesModifiedEventAttributes, unknown_fields, [0, 1, 2];
+        WorkflowPropertiesModifiedEventAttributes, unknown_fields, [0, 0, 1];
         0x08 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 upserted_memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
     }
@@ -1621,8 +1621,8 @@ impl ::fastrs::Message for StartChildWorkflowExecutionInitiatedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartChildWorkflowExecutionInitiatedEventAttributes {
     __fastrs::table::table! {
-        StartChildWorkflowExecutionInitiatedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6,
-            7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 0, 22, 23];
+        StartChildWorkflowExecutionInitiatedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5,
+            6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 0, 21, 22];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -1677,8 +1677,8 @@ impl ::fastrs::Message for StartChildWorkflowExecutionFailedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartChildWorkflowExecutionFailedEventAttributes {
     __fastrs::table::table! {
-        StartChildWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7,
-            8];
+        StartChildWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6,
+            7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -1713,7 +1713,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionStartedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionStartedEventAttributes {
     __fastrs::table::table! {
-        ChildWorkflowExecutionStartedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        ChildWorkflowExecutionStartedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 initiated_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1748,7 +1748,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionCompletedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionCompletedEventAttributes {
     __fastrs::table::table! {
-        ChildWorkflowExecutionCompletedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        ChildWorkflowExecutionCompletedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1785,7 +1785,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionFailedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionFailedEventAttributes {
     __fastrs::table::table! {
-        ChildWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        ChildWorkflowExecutionFailedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1822,7 +1822,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionCanceledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionCanceledEventAttributes {
     __fastrs::table::table! {
-        ChildWorkflowExecutionCanceledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        ChildWorkflowExecutionCanceledEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -1858,7 +1858,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionTimedOutEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionTimedOutEventAttributes {
     __fastrs::table::table! {
-        ChildWorkflowExecutionTimedOutEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        ChildWorkflowExecutionTimedOutEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -1893,7 +1893,7 @@ impl ::fastrs::Message for ChildWorkflowExecutionTerminatedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChildWorkflowExecutionTerminatedEventAttributes {
     __fastrs::table::table! {
-        ChildWorkflowExecutionTerminatedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        ChildWorkflowExecutionTerminatedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -1948,8 +1948,8 @@ impl ::fastrs::Message for WorkflowExecutionOptionsUpdatedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionOptionsUpdatedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionOptionsUpdatedEventAttributes, unknown_fields, recycle, [0, 1, 2, 3, 4, 5,
-            6, 7, 8, 9];
+        WorkflowExecutionOptionsUpdatedEventAttributes, unknown_fields, recycle, [0, 0, 1, 2, 3, 4,
+            5, 6, 7, 8];
         0x0a versioning_override: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::VersioningOverride>>;
         0x10 unset_versioning_override: __fastrs::Implicit<__fastrs::Bool>;
         0x1a attached_request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -1989,7 +1989,7 @@ pub mod workflow_execution_options_updated_event_attributes {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for WorkflowUpdateOptionsUpdate {
         __fastrs::table::table! {
-            WorkflowUpdateOptionsUpdate, unknown_fields, recycle, [0, 1, 2, 3];
+            WorkflowUpdateOptionsUpdate, unknown_fields, recycle, [0, 0, 1, 2];
             0x0a update_id: __fastrs::Implicit<__fastrs::Str>;
             0x12 attached_request_id: __fastrs::Implicit<__fastrs::Str>;
             0x1a attached_completion_callbacks: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Callback>>;
@@ -2024,7 +2024,7 @@ impl ::fastrs::Message for WorkflowPropertiesModifiedExternallyEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowPropertiesModifiedExternallyEventAttributes {
     __fastrs::table::table! {
-        WorkflowPropertiesModifiedExternallyEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        WorkflowPropertiesModifiedExternallyEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a new_task_queue: __fastrs::Implicit<__fastrs::Str>;
         0x12 new_workflow_task_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x1a new_workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
@@ -2050,7 +2050,7 @@ impl ::fastrs::Message for ActivityPropertiesModifiedExternallyEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ActivityPropertiesModifiedExternallyEventAttributes {
     __fastrs::table::table! {
-        ActivityPropertiesModifiedExternallyEventAttributes, unknown_fields, [0, 1, 2];
+        ActivityPropertiesModifiedExternallyEventAttributes, unknown_fields, [0, 0, 1];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 new_retry_policy: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::RetryPolicy>>;
     }
@@ -2079,7 +2079,7 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAcceptedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUpdateAcceptedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionUpdateAcceptedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        WorkflowExecutionUpdateAcceptedEventAttributes, unknown_fields, [0, 0, 1, 2, 3];
         0x0a protocol_instance_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 accepted_request_message_id: __fastrs::Implicit<__fastrs::Str>;
         0x18 accepted_request_sequencing_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -2105,7 +2105,7 @@ impl ::fastrs::Message for WorkflowExecutionUpdateCompletedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUpdateCompletedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionUpdateCompletedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        WorkflowExecutionUpdateCompletedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x0a meta: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Meta>>;
         0x12 outcome: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Outcome>>;
         0x18 accepted_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -2137,7 +2137,7 @@ impl ::fastrs::Message for WorkflowExecutionUpdateRejectedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUpdateRejectedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionUpdateRejectedEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5];
+        WorkflowExecutionUpdateRejectedEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a protocol_instance_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 rejected_request_message_id: __fastrs::Implicit<__fastrs::Str>;
         0x18 rejected_request_sequencing_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -2162,7 +2162,7 @@ impl ::fastrs::Message for WorkflowExecutionUpdateAdmittedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUpdateAdmittedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionUpdateAdmittedEventAttributes, unknown_fields, [0, 1, 2];
+        WorkflowExecutionUpdateAdmittedEventAttributes, unknown_fields, [0, 0, 1];
         0x0a request: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Request>>;
         0x10 origin: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::UpdateAdmittedEventOrigin>>;
     }
@@ -2187,7 +2187,7 @@ impl ::fastrs::Message for WorkflowExecutionPausedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionPausedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionPausedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        WorkflowExecutionPausedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 reason: __fastrs::Implicit<__fastrs::Str>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -2213,7 +2213,7 @@ impl ::fastrs::Message for WorkflowExecutionUnpausedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionUnpausedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionUnpausedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        WorkflowExecutionUnpausedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 reason: __fastrs::Implicit<__fastrs::Str>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -2244,7 +2244,7 @@ impl ::fastrs::Message for WorkflowExecutionTimeSkippingTransitionedEventAttribu
 impl __fastrs::table::Tabled
 for WorkflowExecutionTimeSkippingTransitionedEventAttributes {
     __fastrs::table::table! {
-        WorkflowExecutionTimeSkippingTransitionedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        WorkflowExecutionTimeSkippingTransitionedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x0a target_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x10 disabled_after_fast_forward: __fastrs::Implicit<__fastrs::Bool>;
         0x1a wall_clock_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -2312,8 +2312,8 @@ impl ::fastrs::Message for NexusOperationScheduledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationScheduledEventAttributes {
     __fastrs::table::table! {
-        NexusOperationScheduledEventAttributes, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11];
+        NexusOperationScheduledEventAttributes, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+            10];
         0x0a endpoint: __fastrs::Implicit<__fastrs::Str>;
         0x12 service: __fastrs::Implicit<__fastrs::Str>;
         0x1a operation: __fastrs::Implicit<__fastrs::Str>;
@@ -2412,7 +2412,7 @@ impl ::fastrs::Message for NexusOperationStartedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationStartedEventAttributes {
     __fastrs::table::table! {
-        NexusOperationStartedEventAttributes, unknown_fields, [0, 1, 0, 2, 3, 4];
+        NexusOperationStartedEventAttributes, unknown_fields, [0, 0, 0, 1, 2, 3];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a operation_id: __fastrs::Implicit<__fastrs::Str>;
         0x22 request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -2440,7 +2440,7 @@ impl ::fastrs::Message for NexusOperationCompletedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCompletedEventAttributes {
     __fastrs::table::table! {
-        NexusOperationCompletedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        NexusOperationCompletedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -2466,7 +2466,7 @@ impl ::fastrs::Message for NexusOperationFailedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationFailedEventAttributes {
     __fastrs::table::table! {
-        NexusOperationFailedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        NexusOperationFailedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -2492,7 +2492,7 @@ impl ::fastrs::Message for NexusOperationTimedOutEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationTimedOutEventAttributes {
     __fastrs::table::table! {
-        NexusOperationTimedOutEventAttributes, unknown_fields, [0, 1, 2, 3];
+        NexusOperationTimedOutEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -2518,7 +2518,7 @@ impl ::fastrs::Message for NexusOperationCanceledEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCanceledEventAttributes {
     __fastrs::table::table! {
-        NexusOperationCanceledEventAttributes, unknown_fields, [0, 1, 2, 3];
+        NexusOperationCanceledEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -2542,7 +2542,7 @@ impl ::fastrs::Message for NexusOperationCancelRequestedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCancelRequestedEventAttributes {
     __fastrs::table::table! {
-        NexusOperationCancelRequestedEventAttributes, unknown_fields, [0, 1, 2];
+        NexusOperationCancelRequestedEventAttributes, unknown_fields, [0, 0, 1];
         0x08 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -2567,7 +2567,7 @@ impl ::fastrs::Message for NexusOperationCancelRequestCompletedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCancelRequestCompletedEventAttributes {
     __fastrs::table::table! {
-        NexusOperationCancelRequestCompletedEventAttributes, unknown_fields, [0, 1, 2, 3];
+        NexusOperationCancelRequestCompletedEventAttributes, unknown_fields, [0, 0, 1, 2];
         0x08 requested_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 scheduled_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -2595,7 +2595,7 @@ impl ::fastrs::Message for NexusOperationCancelRequestFailedEventAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCancelRequestFailedEventAttributes {
     __fastrs::table::table! {
-        NexusOperationCancelRequestFailedEventAttributes, unknown_fields, [0, 1, 2, 3, 4];
+        NexusOperationCancelRequestFailedEventAttributes, unknown_fields, [0, 0, 1, 2, 3];
         0x08 requested_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 workflow_task_completed_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
@@ -2654,10 +2654,10 @@ impl ::fastrs::Message for HistoryEvent {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HistoryEvent {
     __fastrs::table::table! {
-        HistoryEvent, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-            15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36,
-            37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58,
-            59, 60, 61, 62, 63, 64, 65];
+        HistoryEvent, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35,
+            36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57,
+            58, 59, 60, 61, 62, 63, 64];
         0x08 event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x12 event_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x18 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::EventType>>;
@@ -3156,7 +3156,7 @@ impl ::fastrs::Message for History {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for History {
     __fastrs::table::table! {
-        History, unknown_fields, recycle, [0, 1];
+        History, unknown_fields, recycle, [0, 0];
         0x0a events: __fastrs::Repeated<__fastrs::Tab<HistoryEvent>>;
     }
 }

@@ -33,7 +33,7 @@ impl ::fastrs::Message for NamespaceInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceInfo {
     __fastrs::table::table! {
-        NamespaceInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        NamespaceInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NamespaceState>>;
         0x1a description: __fastrs::Implicit<__fastrs::Str>;
@@ -152,8 +152,8 @@ pub mod namespace_info {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Capabilities {
         __fastrs::table::table! {
-            Capabilities, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-                16, 17];
+            Capabilities, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                16];
             0x08 eager_workflow_start: __fastrs::Implicit<__fastrs::Bool>;
             0x10 sync_update: __fastrs::Implicit<__fastrs::Bool>;
             0x18 async_update: __fastrs::Implicit<__fastrs::Bool>;
@@ -192,7 +192,7 @@ pub mod namespace_info {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Limits {
         __fastrs::table::table! {
-            Limits, unknown_fields, [0, 1, 2];
+            Limits, unknown_fields, [0, 0, 1];
             0x08 blob_size_limit_error: __fastrs::Implicit<__fastrs::Int64>;
             0x10 memo_size_limit_error: __fastrs::Implicit<__fastrs::Int64>;
         }
@@ -230,7 +230,7 @@ impl ::fastrs::Message for NamespaceConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceConfig {
     __fastrs::table::table! {
-        NamespaceConfig, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        NamespaceConfig, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a workflow_execution_retention_ttl: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x12 bad_binaries: __fastrs::Optional<__fastrs::Tab<BadBinaries>>;
         0x18 history_archival_state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ArchivalState>>;
@@ -312,7 +312,7 @@ impl ::fastrs::Message for BadBinaries {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BadBinaries {
     __fastrs::table::table! {
-        BadBinaries, unknown_fields, [0, 1];
+        BadBinaries, unknown_fields, [0, 0];
         0x0a => hooked;
     }
     #[inline]
@@ -387,7 +387,7 @@ impl ::fastrs::Message for BadBinaryInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BadBinaryInfo {
     __fastrs::table::table! {
-        BadBinaryInfo, unknown_fields, [0, 1, 2, 3];
+        BadBinaryInfo, unknown_fields, [0, 0, 1, 2];
         0x0a reason: __fastrs::Implicit<__fastrs::Str>;
         0x12 operator: __fastrs::Implicit<__fastrs::Str>;
         0x1a create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -421,7 +421,7 @@ impl ::fastrs::Message for UpdateNamespaceInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateNamespaceInfo {
     __fastrs::table::table! {
-        UpdateNamespaceInfo, unknown_fields, [0, 1, 2, 3, 4];
+        UpdateNamespaceInfo, unknown_fields, [0, 0, 1, 2, 3];
         0x0a description: __fastrs::Implicit<__fastrs::Str>;
         0x12 owner_email: __fastrs::Implicit<__fastrs::Str>;
         0x1a => hooked;
@@ -497,7 +497,7 @@ impl ::fastrs::Message for NamespaceFilter {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceFilter {
     __fastrs::table::table! {
-        NamespaceFilter, unknown_fields, [0, 1];
+        NamespaceFilter, unknown_fields, [0, 0];
         0x08 include_deleted: __fastrs::Implicit<__fastrs::Bool>;
     }
 }

@@ -59,7 +59,7 @@ impl ::fastrs::Message for Failure {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Failure {
     __fastrs::table::table! {
-        Failure, unknown_fields, [0, 1, 2, 3, 4, 5];
+        Failure, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a message: __fastrs::Implicit<__fastrs::Str>;
         0x12 => hooked;
         0x1a details: __fastrs::Implicit<__fastrs::Bytes>;
@@ -185,7 +185,7 @@ impl ::fastrs::Message for HandlerError {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for HandlerError {
     __fastrs::table::table! {
-        HandlerError, unknown_fields, [0, 1, 2, 3];
+        HandlerError, unknown_fields, [0, 0, 1, 2];
         0x0a error_type: __fastrs::Implicit<__fastrs::Str>;
         0x12 failure: __fastrs::Optional<__fastrs::Tab<Failure>>;
         0x18 retry_behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusHandlerErrorRetryBehavior>>;
@@ -207,7 +207,7 @@ impl ::fastrs::Message for UnsuccessfulOperationError {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UnsuccessfulOperationError {
     __fastrs::table::table! {
-        UnsuccessfulOperationError, unknown_fields, [0, 1, 2];
+        UnsuccessfulOperationError, unknown_fields, [0, 0, 1];
         0x0a operation_state: __fastrs::Implicit<__fastrs::Str>;
         0x12 failure: __fastrs::Optional<__fastrs::Tab<Failure>>;
     }
@@ -228,7 +228,7 @@ impl ::fastrs::Message for Link {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Link {
     __fastrs::table::table! {
-        Link, unknown_fields, [0, 1, 2];
+        Link, unknown_fields, [0, 0, 1];
         0x0a url: __fastrs::Implicit<__fastrs::Str>;
         0x12 r#type: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -267,7 +267,7 @@ impl ::fastrs::Message for StartOperationRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartOperationRequest {
     __fastrs::table::table! {
-        StartOperationRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
+        StartOperationRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a service: __fastrs::Implicit<__fastrs::Str>;
         0x12 operation: __fastrs::Implicit<__fastrs::Str>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -357,7 +357,7 @@ impl ::fastrs::Message for CancelOperationRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelOperationRequest {
     __fastrs::table::table! {
-        CancelOperationRequest, unknown_fields, [0, 1, 2, 3, 4];
+        CancelOperationRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a service: __fastrs::Implicit<__fastrs::Str>;
         0x12 operation: __fastrs::Implicit<__fastrs::Str>;
         0x1a operation_id: __fastrs::Implicit<__fastrs::Str>;
@@ -393,7 +393,7 @@ impl ::fastrs::Message for Request {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Request {
     __fastrs::table::table! {
-        Request, unknown_fields, [0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5];
+        Request, unknown_fields, [0, 0, 1, 2, 3, 0, 0, 0, 0, 0, 4];
         0x0a => hooked;
         0x12 scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x1a ..= 4 variant = request::Variant::StartOperation: __fastrs::Member<__fastrs::Tab<StartOperationRequest>>;
@@ -492,7 +492,7 @@ pub mod request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Capabilities {
         __fastrs::table::table! {
-            Capabilities, unknown_fields, [0, 1];
+            Capabilities, unknown_fields, [0, 0];
             0x08 temporal_failure_responses: __fastrs::Implicit<__fastrs::Bool>;
         }
     }
@@ -512,7 +512,7 @@ impl ::fastrs::Message for StartOperationResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartOperationResponse {
     __fastrs::table::table! {
-        StartOperationResponse, unknown_fields, [0, 1, 2, 3, 4];
+        StartOperationResponse, unknown_fields, [0, 0, 1, 2, 3];
         0x0a ..= 4 variant = start_operation_response::Variant::SyncSuccess: __fastrs::Member<__fastrs::Tab<start_operation_response::Sync>>;
         0x12 variant = start_operation_response::Variant::AsyncSuccess: __fastrs::Member<__fastrs::Tab<start_operation_response::Async>>;
         0x1a variant = start_operation_response::Variant::OperationError: __fastrs::Member<__fastrs::Tab<UnsuccessfulOperationError>>;
@@ -577,7 +577,7 @@ pub mod start_operation_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Sync {
         __fastrs::table::table! {
-            Sync, unknown_fields, recycle, [0, 1, 2];
+            Sync, unknown_fields, recycle, [0, 0, 1];
             0x0a payload: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x12 links: __fastrs::Repeated<__fastrs::Tab<super::Link>>;
         }
@@ -605,7 +605,7 @@ pub mod start_operation_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Async {
         __fastrs::table::table! {
-            Async, unknown_fields, recycle, [0, 1, 2, 3];
+            Async, unknown_fields, recycle, [0, 0, 1, 2];
             0x0a operation_id: __fastrs::Implicit<__fastrs::Str>;
             0x12 links: __fastrs::Repeated<__fastrs::Tab<super::Link>>;
             0x1a operation_token: __fastrs::Implicit<__fastrs::Str>;
@@ -645,7 +645,7 @@ impl ::fastrs::Message for Response {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Response {
     __fastrs::table::table! {
-        Response, unknown_fields, [0, 1, 2];
+        Response, unknown_fields, [0, 0, 1];
         0x0a ..= 2 variant = response::Variant::StartOperation: __fastrs::Member<__fastrs::Tab<StartOperationResponse>>;
         0x12 variant = response::Variant::CancelOperation: __fastrs::Member<__fastrs::Tab<CancelOperationResponse>>;
     }
@@ -706,7 +706,7 @@ impl ::fastrs::Message for Endpoint {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Endpoint {
     __fastrs::table::table! {
-        Endpoint, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        Endpoint, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x08 version: __fastrs::Implicit<__fastrs::Int64>;
         0x12 id: __fastrs::Implicit<__fastrs::Str>;
         0x1a spec: __fastrs::Optional<__fastrs::Tab<EndpointSpec>>;
@@ -738,7 +738,7 @@ impl ::fastrs::Message for EndpointSpec {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EndpointSpec {
     __fastrs::table::table! {
-        EndpointSpec, unknown_fields, [0, 1, 2, 3];
+        EndpointSpec, unknown_fields, [0, 0, 1, 2];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 description: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
         0x1a target: __fastrs::Optional<__fastrs::Tab<EndpointTarget>>;
@@ -759,7 +759,7 @@ impl ::fastrs::Message for EndpointTarget {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EndpointTarget {
     __fastrs::table::table! {
-        EndpointTarget, unknown_fields, [0, 1, 2];
+        EndpointTarget, unknown_fields, [0, 0, 1];
         0x0a ..= 2 variant = endpoint_target::Variant::Worker: __fastrs::Member<__fastrs::Tab<endpoint_target::Worker>>;
         0x12 variant = endpoint_target::Variant::External: __fastrs::Member<__fastrs::Tab<endpoint_target::External>>;
     }
@@ -804,7 +804,7 @@ pub mod endpoint_target {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Worker {
         __fastrs::table::table! {
-            Worker, unknown_fields, [0, 1, 2];
+            Worker, unknown_fields, [0, 0, 1];
             0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
             0x12 task_queue: __fastrs::Implicit<__fastrs::Str>;
         }
@@ -827,7 +827,7 @@ pub mod endpoint_target {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for External {
         __fastrs::table::table! {
-            External, unknown_fields, [0, 1];
+            External, unknown_fields, [0, 0];
             0x0a url: __fastrs::Implicit<__fastrs::Str>;
         }
     }
@@ -868,7 +868,7 @@ impl ::fastrs::Message for NexusOperationExecutionCancellationInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationExecutionCancellationInfo {
     __fastrs::table::table! {
-        NexusOperationExecutionCancellationInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        NexusOperationExecutionCancellationInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a requested_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusOperationCancellationState>>;
         0x18 attempt: __fastrs::Implicit<__fastrs::Int32>;
@@ -981,8 +981,8 @@ impl ::fastrs::Message for NexusOperationExecutionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationExecutionInfo {
     __fastrs::table::table! {
-        NexusOperationExecutionInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
+        NexusOperationExecutionInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28];
         0x0a operation_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a endpoint: __fastrs::Implicit<__fastrs::Str>;
@@ -1114,7 +1114,7 @@ impl ::fastrs::Message for NexusOperationExecutionListInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationExecutionListInfo {
     __fastrs::table::table! {
-        NexusOperationExecutionListInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        NexusOperationExecutionListInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
         0x0a operation_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a endpoint: __fastrs::Implicit<__fastrs::Str>;

@@ -23,7 +23,7 @@ impl ::fastrs::Message for ExecuteCommandsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteCommandsRequest {
     __fastrs::table::table! {
-        ExecuteCommandsRequest, unknown_fields, recycle, [0, 1];
+        ExecuteCommandsRequest, unknown_fields, recycle, [0, 0];
         0x0a commands: __fastrs::Repeated<__fastrs::Tab<super::super::super::worker::v1::WorkerCommand>>;
     }
 }
@@ -48,7 +48,7 @@ impl ::fastrs::Message for ExecuteCommandsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteCommandsResponse {
     __fastrs::table::table! {
-        ExecuteCommandsResponse, unknown_fields, recycle, [0, 1];
+        ExecuteCommandsResponse, unknown_fields, recycle, [0, 0];
         0x0a results: __fastrs::Repeated<__fastrs::Tab<super::super::super::worker::v1::WorkerCommandResult>>;
     }
 }

@@ -22,7 +22,7 @@ impl ::fastrs::Message for AddSearchAttributesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for AddSearchAttributesRequest {
     __fastrs::table::table! {
-        AddSearchAttributesRequest, unknown_fields, [0, 1, 2];
+        AddSearchAttributesRequest, unknown_fields, [0, 0, 1];
         0x0a => hooked;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -119,7 +119,7 @@ impl ::fastrs::Message for RemoveSearchAttributesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RemoveSearchAttributesRequest {
     __fastrs::table::table! {
-        RemoveSearchAttributesRequest, unknown_fields, recycle, [0, 1, 2];
+        RemoveSearchAttributesRequest, unknown_fields, recycle, [0, 0, 1];
         0x0a search_attributes: __fastrs::Repeated<__fastrs::Str>;
         0x12 namespace: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -154,7 +154,7 @@ impl ::fastrs::Message for ListSearchAttributesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListSearchAttributesRequest {
     __fastrs::table::table! {
-        ListSearchAttributesRequest, unknown_fields, [0, 1];
+        ListSearchAttributesRequest, unknown_fields, [0, 0];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -186,7 +186,7 @@ impl ::fastrs::Message for ListSearchAttributesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListSearchAttributesResponse {
     __fastrs::table::table! {
-        ListSearchAttributesResponse, unknown_fields, [0, 1, 2, 3];
+        ListSearchAttributesResponse, unknown_fields, [0, 0, 1, 2];
         0x0a => hooked;
         0x12 => hooked;
         0x1a => hooked;
@@ -340,7 +340,7 @@ impl ::fastrs::Message for DeleteNamespaceRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteNamespaceRequest {
     __fastrs::table::table! {
-        DeleteNamespaceRequest, unknown_fields, [0, 1, 2, 3];
+        DeleteNamespaceRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 namespace_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a namespace_delete_delay: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
@@ -361,7 +361,7 @@ impl ::fastrs::Message for DeleteNamespaceResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteNamespaceResponse {
     __fastrs::table::table! {
-        DeleteNamespaceResponse, unknown_fields, [0, 1];
+        DeleteNamespaceResponse, unknown_fields, [0, 0];
         0x0a deleted_namespace: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -387,7 +387,7 @@ impl ::fastrs::Message for AddOrUpdateRemoteClusterRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for AddOrUpdateRemoteClusterRequest {
     __fastrs::table::table! {
-        AddOrUpdateRemoteClusterRequest, unknown_fields, [0, 1, 2, 3, 4];
+        AddOrUpdateRemoteClusterRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a frontend_address: __fastrs::Implicit<__fastrs::Str>;
         0x10 enable_remote_cluster_connection: __fastrs::Implicit<__fastrs::Bool>;
         0x1a frontend_http_address: __fastrs::Implicit<__fastrs::Str>;
@@ -425,7 +425,7 @@ impl ::fastrs::Message for RemoveRemoteClusterRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RemoveRemoteClusterRequest {
     __fastrs::table::table! {
-        RemoveRemoteClusterRequest, unknown_fields, [0, 1];
+        RemoveRemoteClusterRequest, unknown_fields, [0, 0];
         0x0a cluster_name: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -460,7 +460,7 @@ impl ::fastrs::Message for ListClustersRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListClustersRequest {
     __fastrs::table::table! {
-        ListClustersRequest, unknown_fields, [0, 1, 2];
+        ListClustersRequest, unknown_fields, [0, 0, 1];
         0x08 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -484,7 +484,7 @@ impl ::fastrs::Message for ListClustersResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListClustersResponse {
     __fastrs::table::table! {
-        ListClustersResponse, unknown_fields, recycle, [0, 1, 0, 0, 2];
+        ListClustersResponse, unknown_fields, recycle, [0, 0, 0, 0, 1];
         0x0a clusters: __fastrs::Repeated<__fastrs::Tab<ClusterMetadata>>;
         0x22 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -518,7 +518,7 @@ impl ::fastrs::Message for ClusterMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClusterMetadata {
     __fastrs::table::table! {
-        ClusterMetadata, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        ClusterMetadata, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a cluster_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 cluster_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a address: __fastrs::Implicit<__fastrs::Str>;
@@ -544,7 +544,7 @@ impl ::fastrs::Message for GetNexusEndpointRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetNexusEndpointRequest {
     __fastrs::table::table! {
-        GetNexusEndpointRequest, unknown_fields, [0, 1];
+        GetNexusEndpointRequest, unknown_fields, [0, 0];
         0x0a id: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -562,7 +562,7 @@ impl ::fastrs::Message for GetNexusEndpointResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetNexusEndpointResponse {
     __fastrs::table::table! {
-        GetNexusEndpointResponse, unknown_fields, [0, 1];
+        GetNexusEndpointResponse, unknown_fields, [0, 0];
         0x0a endpoint: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::Endpoint>>;
     }
 }
@@ -581,7 +581,7 @@ impl ::fastrs::Message for CreateNexusEndpointRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateNexusEndpointRequest {
     __fastrs::table::table! {
-        CreateNexusEndpointRequest, unknown_fields, [0, 1];
+        CreateNexusEndpointRequest, unknown_fields, [0, 0];
         0x0a spec: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::EndpointSpec>>;
     }
 }
@@ -600,7 +600,7 @@ impl ::fastrs::Message for CreateNexusEndpointResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateNexusEndpointResponse {
     __fastrs::table::table! {
-        CreateNexusEndpointResponse, unknown_fields, [0, 1];
+        CreateNexusEndpointResponse, unknown_fields, [0, 0];
         0x0a endpoint: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::Endpoint>>;
     }
 }
@@ -622,7 +622,7 @@ impl ::fastrs::Message for UpdateNexusEndpointRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateNexusEndpointRequest {
     __fastrs::table::table! {
-        UpdateNexusEndpointRequest, unknown_fields, [0, 1, 2, 3];
+        UpdateNexusEndpointRequest, unknown_fields, [0, 0, 1, 2];
         0x0a id: __fastrs::Implicit<__fastrs::Str>;
         0x10 version: __fastrs::Implicit<__fastrs::Int64>;
         0x1a spec: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::EndpointSpec>>;
@@ -643,7 +643,7 @@ impl ::fastrs::Message for UpdateNexusEndpointResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateNexusEndpointResponse {
     __fastrs::table::table! {
-        UpdateNexusEndpointResponse, unknown_fields, [0, 1];
+        UpdateNexusEndpointResponse, unknown_fields, [0, 0];
         0x0a endpoint: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::Endpoint>>;
     }
 }
@@ -664,7 +664,7 @@ impl ::fastrs::Message for DeleteNexusEndpointRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteNexusEndpointRequest {
     __fastrs::table::table! {
-        DeleteNexusEndpointRequest, unknown_fields, [0, 1, 2];
+        DeleteNexusEndpointRequest, unknown_fields, [0, 0, 1];
         0x0a id: __fastrs::Implicit<__fastrs::Str>;
         0x10 version: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -707,7 +707,7 @@ impl ::fastrs::Message for ListNexusEndpointsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNexusEndpointsRequest {
     __fastrs::table::table! {
-        ListNexusEndpointsRequest, unknown_fields, [0, 1, 2, 3];
+        ListNexusEndpointsRequest, unknown_fields, [0, 0, 1, 2];
         0x08 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x1a name: __fastrs::Implicit<__fastrs::Str>;
@@ -732,7 +732,7 @@ impl ::fastrs::Message for ListNexusEndpointsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNexusEndpointsResponse {
     __fastrs::table::table! {
-        ListNexusEndpointsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListNexusEndpointsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 endpoints: __fastrs::Repeated<__fastrs::Tab<super::super::nexus::v1::Endpoint>>;
     }

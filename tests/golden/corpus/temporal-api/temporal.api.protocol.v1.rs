@@ -30,7 +30,7 @@ impl ::fastrs::Message for Message {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Message {
     __fastrs::table::table! {
-        Message, unknown_fields, [0, 1, 2, 3, 4, 5];
+        Message, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a id: __fastrs::Implicit<__fastrs::Str>;
         0x12 protocol_instance_id: __fastrs::Implicit<__fastrs::Str>;
         0x18 ..= 4 sequencing_id = message::SequencingId::EventId: __fastrs::Member<__fastrs::Int64>;

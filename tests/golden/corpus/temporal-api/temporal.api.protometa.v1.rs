@@ -31,7 +31,7 @@ impl ::fastrs::Message for RequestHeaderAnnotation {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestHeaderAnnotation {
     __fastrs::table::table! {
-        RequestHeaderAnnotation, unknown_fields, [0, 1, 2];
+        RequestHeaderAnnotation, unknown_fields, [0, 0, 1];
         0x0a header: __fastrs::Implicit<__fastrs::Str>;
         0x12 value: __fastrs::Implicit<__fastrs::Str>;
     }

@@ -24,7 +24,7 @@ impl ::fastrs::Message for WorkflowQuery {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowQuery {
     __fastrs::table::table! {
-        WorkflowQuery, unknown_fields, [0, 1, 2, 3];
+        WorkflowQuery, unknown_fields, [0, 0, 1, 2];
         0x0a query_type: __fastrs::Implicit<__fastrs::Str>;
         0x12 query_args: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
@@ -56,7 +56,7 @@ impl ::fastrs::Message for WorkflowQueryResult {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowQueryResult {
     __fastrs::table::table! {
-        WorkflowQueryResult, unknown_fields, [0, 1, 2, 3, 4];
+        WorkflowQueryResult, unknown_fields, [0, 0, 1, 2, 3];
         0x08 result_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::QueryResultType>>;
         0x12 answer: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x1a error_message: __fastrs::Implicit<__fastrs::Str>;
@@ -77,7 +77,7 @@ impl ::fastrs::Message for QueryRejected {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for QueryRejected {
     __fastrs::table::table! {
-        QueryRejected, unknown_fields, [0, 1];
+        QueryRejected, unknown_fields, [0, 0];
         0x08 status: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowExecutionStatus>>;
     }
 }

@@ -17,7 +17,7 @@ impl ::fastrs::Message for ClusterReplicationConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ClusterReplicationConfig {
     __fastrs::table::table! {
-        ClusterReplicationConfig, unknown_fields, [0, 1];
+        ClusterReplicationConfig, unknown_fields, [0, 0];
         0x0a cluster_name: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -40,7 +40,7 @@ impl ::fastrs::Message for NamespaceReplicationConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NamespaceReplicationConfig {
     __fastrs::table::table! {
-        NamespaceReplicationConfig, unknown_fields, recycle, [0, 1, 2, 3];
+        NamespaceReplicationConfig, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a active_cluster_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 clusters: __fastrs::Repeated<__fastrs::Tab<ClusterReplicationConfig>>;
         0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ReplicationState>>;
@@ -63,7 +63,7 @@ impl ::fastrs::Message for FailoverStatus {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FailoverStatus {
     __fastrs::table::table! {
-        FailoverStatus, unknown_fields, [0, 1, 2];
+        FailoverStatus, unknown_fields, [0, 0, 1];
         0x0a failover_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x10 failover_version: __fastrs::Implicit<__fastrs::Int64>;
     }

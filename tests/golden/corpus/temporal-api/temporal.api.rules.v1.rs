@@ -18,7 +18,7 @@ impl ::fastrs::Message for WorkflowRuleAction {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowRuleAction {
     __fastrs::table::table! {
-        WorkflowRuleAction, unknown_fields, [0, 1];
+        WorkflowRuleAction, unknown_fields, [0, 0];
         0x0a ..= 1 variant = workflow_rule_action::Variant::ActivityPause: __fastrs::Member<__fastrs::Tab<workflow_rule_action::ActionActivityPause>>;
     }
     #[inline]
@@ -98,7 +98,7 @@ impl ::fastrs::Message for WorkflowRuleSpec {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowRuleSpec {
     __fastrs::table::table! {
-        WorkflowRuleSpec, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
+        WorkflowRuleSpec, unknown_fields, recycle, [0, 0, 1, 2, 3, 4];
         0x0a id: __fastrs::Implicit<__fastrs::Str>;
         0x12 ..= 2 trigger = workflow_rule_spec::Trigger::ActivityStart: __fastrs::Member<__fastrs::Tab<workflow_rule_spec::ActivityStartingTrigger>>;
         0x1a visibility_query: __fastrs::Implicit<__fastrs::Str>;
@@ -159,7 +159,7 @@ pub mod workflow_rule_spec {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ActivityStartingTrigger {
         __fastrs::table::table! {
-            ActivityStartingTrigger, unknown_fields, [0, 1];
+            ActivityStartingTrigger, unknown_fields, [0, 0];
             0x0a predicate: __fastrs::Implicit<__fastrs::Str>;
         }
     }
@@ -190,7 +190,7 @@ impl ::fastrs::Message for WorkflowRule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowRule {
     __fastrs::table::table! {
-        WorkflowRule, unknown_fields, [0, 1, 2, 3, 4];
+        WorkflowRule, unknown_fields, [0, 0, 1, 2, 3];
         0x0a create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x12 spec: __fastrs::Optional<__fastrs::Tab<WorkflowRuleSpec>>;
         0x1a created_by_identity: __fastrs::Implicit<__fastrs::Str>;

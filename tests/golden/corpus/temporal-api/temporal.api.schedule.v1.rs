@@ -52,7 +52,7 @@ impl ::fastrs::Message for CalendarSpec {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CalendarSpec {
     __fastrs::table::table! {
-        CalendarSpec, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        CalendarSpec, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a second: __fastrs::Implicit<__fastrs::Str>;
         0x12 minute: __fastrs::Implicit<__fastrs::Str>;
         0x1a hour: __fastrs::Implicit<__fastrs::Str>;
@@ -86,7 +86,7 @@ impl ::fastrs::Message for Range {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Range {
     __fastrs::table::table! {
-        Range, unknown_fields, [0, 1, 2, 3];
+        Range, unknown_fields, [0, 0, 1, 2];
         0x08 start: __fastrs::Implicit<__fastrs::Int32>;
         0x10 end: __fastrs::Implicit<__fastrs::Int32>;
         0x18 step: __fastrs::Implicit<__fastrs::Int32>;
@@ -135,7 +135,7 @@ impl ::fastrs::Message for StructuredCalendarSpec {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StructuredCalendarSpec {
     __fastrs::table::table! {
-        StructuredCalendarSpec, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        StructuredCalendarSpec, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a second: __fastrs::Repeated<__fastrs::Tab<Range>>;
         0x12 minute: __fastrs::Repeated<__fastrs::Tab<Range>>;
         0x1a hour: __fastrs::Repeated<__fastrs::Tab<Range>>;
@@ -172,7 +172,7 @@ impl ::fastrs::Message for IntervalSpec {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for IntervalSpec {
     __fastrs::table::table! {
-        IntervalSpec, unknown_fields, [0, 1, 2];
+        IntervalSpec, unknown_fields, [0, 0, 1];
         0x0a interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x12 phase: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
@@ -275,7 +275,7 @@ impl ::fastrs::Message for ScheduleSpec {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleSpec {
     __fastrs::table::table! {
-        ScheduleSpec, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        ScheduleSpec, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
         0x0a calendar: __fastrs::Repeated<__fastrs::Tab<CalendarSpec>>;
         0x12 interval: __fastrs::Repeated<__fastrs::Tab<IntervalSpec>>;
         0x1a exclude_calendar: __fastrs::Repeated<__fastrs::Tab<CalendarSpec>>;
@@ -322,7 +322,7 @@ impl ::fastrs::Message for SchedulePolicies {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SchedulePolicies {
     __fastrs::table::table! {
-        SchedulePolicies, unknown_fields, [0, 1, 2, 3, 4];
+        SchedulePolicies, unknown_fields, [0, 0, 1, 2, 3];
         0x08 overlap_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ScheduleOverlapPolicy>>;
         0x12 catchup_window: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x18 pause_on_failure: __fastrs::Implicit<__fastrs::Bool>;
@@ -343,7 +343,7 @@ impl ::fastrs::Message for ScheduleAction {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleAction {
     __fastrs::table::table! {
-        ScheduleAction, unknown_fields, [0, 1];
+        ScheduleAction, unknown_fields, [0, 0];
         0x0a ..= 1 action = schedule_action::Action::StartWorkflow: __fastrs::Member<__fastrs::Tab<super::super::workflow::v1::NewWorkflowExecutionInfo>>;
     }
     #[inline]
@@ -400,7 +400,7 @@ impl ::fastrs::Message for ScheduleActionResult {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleActionResult {
     __fastrs::table::table! {
-        ScheduleActionResult, unknown_fields, [0, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0, 3, 4];
+        ScheduleActionResult, unknown_fields, [0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3];
         0x0a schedule_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x12 actual_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x5a start_workflow_result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
@@ -435,7 +435,7 @@ impl ::fastrs::Message for ScheduleState {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleState {
     __fastrs::table::table! {
-        ScheduleState, unknown_fields, [0, 1, 2, 3, 4];
+        ScheduleState, unknown_fields, [0, 0, 1, 2, 3];
         0x0a notes: __fastrs::Implicit<__fastrs::Str>;
         0x10 paused: __fastrs::Implicit<__fastrs::Bool>;
         0x18 limited_actions: __fastrs::Implicit<__fastrs::Bool>;
@@ -462,7 +462,7 @@ impl ::fastrs::Message for TriggerImmediatelyRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TriggerImmediatelyRequest {
     __fastrs::table::table! {
-        TriggerImmediatelyRequest, unknown_fields, [0, 1, 2];
+        TriggerImmediatelyRequest, unknown_fields, [0, 0, 1];
         0x08 overlap_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ScheduleOverlapPolicy>>;
         0x12 scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
     }
@@ -492,7 +492,7 @@ impl ::fastrs::Message for BackfillRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BackfillRequest {
     __fastrs::table::table! {
-        BackfillRequest, unknown_fields, [0, 1, 2, 3];
+        BackfillRequest, unknown_fields, [0, 0, 1, 2];
         0x0a start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x12 end_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x18 overlap_policy: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ScheduleOverlapPolicy>>;
@@ -524,7 +524,7 @@ impl ::fastrs::Message for SchedulePatch {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SchedulePatch {
     __fastrs::table::table! {
-        SchedulePatch, unknown_fields, recycle, [0, 1, 2, 3, 4];
+        SchedulePatch, unknown_fields, recycle, [0, 0, 1, 2, 3];
         0x0a trigger_immediately: __fastrs::Optional<__fastrs::Tab<TriggerImmediatelyRequest>>;
         0x12 backfill_request: __fastrs::Repeated<__fastrs::Tab<BackfillRequest>>;
         0x1a pause: __fastrs::Implicit<__fastrs::Str>;
@@ -579,7 +579,7 @@ impl ::fastrs::Message for ScheduleInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleInfo {
     __fastrs::table::table! {
-        ScheduleInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+        ScheduleInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
         0x08 action_count: __fastrs::Implicit<__fastrs::Int64>;
         0x10 missed_catchup_window: __fastrs::Implicit<__fastrs::Int64>;
         0x18 overlap_skipped: __fastrs::Implicit<__fastrs::Int64>;
@@ -611,7 +611,7 @@ impl ::fastrs::Message for Schedule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Schedule {
     __fastrs::table::table! {
-        Schedule, unknown_fields, [0, 1, 2, 3, 4];
+        Schedule, unknown_fields, [0, 0, 1, 2, 3];
         0x0a spec: __fastrs::Optional<__fastrs::Tab<ScheduleSpec>>;
         0x12 action: __fastrs::Optional<__fastrs::Tab<ScheduleAction>>;
         0x1a policies: __fastrs::Optional<__fastrs::Tab<SchedulePolicies>>;
@@ -651,7 +651,7 @@ impl ::fastrs::Message for ScheduleListInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleListInfo {
     __fastrs::table::table! {
-        ScheduleListInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
+        ScheduleListInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a spec: __fastrs::Optional<__fastrs::Tab<ScheduleSpec>>;
         0x12 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
         0x1a notes: __fastrs::Implicit<__fastrs::Str>;
@@ -681,7 +681,7 @@ impl ::fastrs::Message for ScheduleListEntry {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScheduleListEntry {
     __fastrs::table::table! {
-        ScheduleListEntry, unknown_fields, [0, 1, 2, 3, 4];
+        ScheduleListEntry, unknown_fields, [0, 0, 1, 2, 3];
         0x0a schedule_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
         0x1a search_attributes: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::SearchAttributes>>;

@@ -29,7 +29,7 @@ impl ::fastrs::Message for EnhancedStackTrace {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EnhancedStackTrace {
     __fastrs::table::table! {
-        EnhancedStackTrace, unknown_fields, recycle, [0, 1, 2, 3];
+        EnhancedStackTrace, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a sdk: __fastrs::Optional<__fastrs::Tab<StackTraceSdkInfo>>;
         0x12 => hooked;
         0x1a stacks: __fastrs::Repeated<__fastrs::Tab<StackTrace>>;
@@ -110,7 +110,7 @@ impl ::fastrs::Message for StackTraceSdkInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StackTraceSdkInfo {
     __fastrs::table::table! {
-        StackTraceSdkInfo, unknown_fields, [0, 1, 2];
+        StackTraceSdkInfo, unknown_fields, [0, 0, 1];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 version: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -136,7 +136,7 @@ impl ::fastrs::Message for StackTraceFileSlice {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StackTraceFileSlice {
     __fastrs::table::table! {
-        StackTraceFileSlice, unknown_fields, [0, 1, 2];
+        StackTraceFileSlice, unknown_fields, [0, 0, 1];
         0x08 line_offset: __fastrs::Implicit<__fastrs::Uint32>;
         0x12 content: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -170,7 +170,7 @@ impl ::fastrs::Message for StackTraceFileLocation {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StackTraceFileLocation {
     __fastrs::table::table! {
-        StackTraceFileLocation, unknown_fields, [0, 1, 2, 3, 4, 5];
+        StackTraceFileLocation, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a file_path: __fastrs::Implicit<__fastrs::Str>;
         0x10 line: __fastrs::Implicit<__fastrs::Int32>;
         0x18 column: __fastrs::Implicit<__fastrs::Int32>;
@@ -197,7 +197,7 @@ impl ::fastrs::Message for StackTrace {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StackTrace {
     __fastrs::table::table! {
-        StackTrace, unknown_fields, recycle, [0, 1];
+        StackTrace, unknown_fields, recycle, [0, 0];
         0x0a locations: __fastrs::Repeated<__fastrs::Tab<StackTraceFileLocation>>;
     }
 }
@@ -218,7 +218,7 @@ impl ::fastrs::Message for EventGroupMarker {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for EventGroupMarker {
     __fastrs::table::table! {
-        EventGroupMarker, unknown_fields, [0, 1, 2, 3];
+        EventGroupMarker, unknown_fields, [0, 0, 1, 2];
         0x0a ..= 3 variant = event_group_marker::Variant::Label: __fastrs::Member<__fastrs::Tab<event_group_marker::Label>>;
         0x12 variant = event_group_marker::Variant::InboundEvent: __fastrs::Member<__fastrs::Tab<event_group_marker::InboundEvent>>;
         0x1a variant = event_group_marker::Variant::InboundUpdate: __fastrs::Member<__fastrs::Tab<event_group_marker::InboundUpdate>>;
@@ -284,7 +284,7 @@ pub mod event_group_marker {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Label {
         __fastrs::table::table! {
-            Label, unknown_fields, [0, 1, 2];
+            Label, unknown_fields, [0, 0, 1];
             0x0a id: __fastrs::Implicit<__fastrs::Str>;
             0x12 label: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Payload>>;
         }
@@ -309,7 +309,7 @@ pub mod event_group_marker {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for InboundEvent {
         __fastrs::table::table! {
-            InboundEvent, unknown_fields, [0, 1];
+            InboundEvent, unknown_fields, [0, 0];
             0x08 inbound_event_id: __fastrs::Implicit<__fastrs::Int64>;
         }
     }
@@ -333,7 +333,7 @@ pub mod event_group_marker {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for InboundUpdate {
         __fastrs::table::table! {
-            InboundUpdate, unknown_fields, [0, 1];
+            InboundUpdate, unknown_fields, [0, 0];
             0x0a inbound_update_id: __fastrs::Implicit<__fastrs::Str>;
         }
     }
@@ -361,7 +361,7 @@ impl ::fastrs::Message for ExternalStorageReference {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExternalStorageReference {
     __fastrs::table::table! {
-        ExternalStorageReference, unknown_fields, [0, 1, 2];
+        ExternalStorageReference, unknown_fields, [0, 0, 1];
         0x0a driver_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 => hooked;
     }
@@ -472,7 +472,7 @@ impl ::fastrs::Message for WorkflowTaskCompletedMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowTaskCompletedMetadata {
     __fastrs::table::table! {
-        WorkflowTaskCompletedMetadata, unknown_fields, [0, 1, 2, 3, 4];
+        WorkflowTaskCompletedMetadata, unknown_fields, [0, 0, 1, 2, 3];
         0x0a | 0x08 core_used_flags: __fastrs::Packed<__fastrs::Uint32>;
         0x12 | 0x10 lang_used_flags: __fastrs::Packed<__fastrs::Uint32>;
         0x1a sdk_name: __fastrs::Implicit<__fastrs::Str>;
@@ -502,7 +502,7 @@ impl ::fastrs::Message for UserMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UserMetadata {
     __fastrs::table::table! {
-        UserMetadata, unknown_fields, [0, 1, 2];
+        UserMetadata, unknown_fields, [0, 0, 1];
         0x0a summary: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
         0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
     }
@@ -522,7 +522,7 @@ impl ::fastrs::Message for WorkerConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerConfig {
     __fastrs::table::table! {
-        WorkerConfig, unknown_fields, [0, 1, 2, 3];
+        WorkerConfig, unknown_fields, [0, 0, 1, 2];
         0x08 workflow_cache_size: __fastrs::Implicit<__fastrs::Int32>;
         0x12 ..= 3 poller_behavior = worker_config::PollerBehavior::SimplePollerBehavior: __fastrs::Member<__fastrs::Tab<worker_config::SimplePollerBehavior>>;
         0x1a poller_behavior = worker_config::PollerBehavior::AutoscalingPollerBehavior: __fastrs::Member<__fastrs::Tab<worker_config::AutoscalingPollerBehavior>>;
@@ -568,7 +568,7 @@ pub mod worker_config {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for SimplePollerBehavior {
         __fastrs::table::table! {
-            SimplePollerBehavior, unknown_fields, [0, 1];
+            SimplePollerBehavior, unknown_fields, [0, 0];
             0x08 max_pollers: __fastrs::Implicit<__fastrs::Int32>;
         }
     }
@@ -593,7 +593,7 @@ pub mod worker_config {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AutoscalingPollerBehavior {
         __fastrs::table::table! {
-            AutoscalingPollerBehavior, unknown_fields, [0, 1, 2, 3];
+            AutoscalingPollerBehavior, unknown_fields, [0, 0, 1, 2];
             0x08 min_pollers: __fastrs::Implicit<__fastrs::Int32>;
             0x10 max_pollers: __fastrs::Implicit<__fastrs::Int32>;
             0x18 initial_pollers: __fastrs::Implicit<__fastrs::Int32>;
@@ -619,7 +619,7 @@ impl ::fastrs::Message for WorkflowMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowMetadata {
     __fastrs::table::table! {
-        WorkflowMetadata, unknown_fields, [0, 1, 2];
+        WorkflowMetadata, unknown_fields, [0, 0, 1];
         0x0a definition: __fastrs::Optional<__fastrs::Tab<WorkflowDefinition>>;
         0x12 current_details: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -650,7 +650,7 @@ impl ::fastrs::Message for WorkflowDefinition {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowDefinition {
     __fastrs::table::table! {
-        WorkflowDefinition, unknown_fields, recycle, [0, 1, 2, 3, 4];
+        WorkflowDefinition, unknown_fields, recycle, [0, 0, 1, 2, 3];
         0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
         0x12 query_definitions: __fastrs::Repeated<__fastrs::Tab<WorkflowInteractionDefinition>>;
         0x1a signal_definitions: __fastrs::Repeated<__fastrs::Tab<WorkflowInteractionDefinition>>;
@@ -681,7 +681,7 @@ impl ::fastrs::Message for WorkflowInteractionDefinition {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowInteractionDefinition {
     __fastrs::table::table! {
-        WorkflowInteractionDefinition, unknown_fields, [0, 1, 2];
+        WorkflowInteractionDefinition, unknown_fields, [0, 0, 1];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 description: __fastrs::Implicit<__fastrs::Str>;
     }

@@ -23,7 +23,7 @@ impl ::fastrs::Message for TaskQueue {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueue {
     __fastrs::table::table! {
-        TaskQueue, unknown_fields, [0, 1, 2, 3];
+        TaskQueue, unknown_fields, [0, 0, 1, 2];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x10 kind: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::TaskQueueKind>>;
         0x1a normal_name: __fastrs::Implicit<__fastrs::Str>;
@@ -45,7 +45,7 @@ impl ::fastrs::Message for TaskQueueMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueMetadata {
     __fastrs::table::table! {
-        TaskQueueMetadata, unknown_fields, [0, 1];
+        TaskQueueMetadata, unknown_fields, [0, 0];
         0x0a max_tasks_per_second: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::DoubleValue>>;
     }
 }
@@ -91,7 +91,7 @@ impl ::fastrs::Message for TaskQueueVersioningInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueVersioningInfo {
     __fastrs::table::table! {
-        TaskQueueVersioningInfo, unknown_fields, [0, 1, 2, 3, 4, 0, 0, 5, 0, 6];
+        TaskQueueVersioningInfo, unknown_fields, [0, 0, 1, 2, 3, 0, 0, 4, 0, 5];
         0x0a current_version: __fastrs::Implicit<__fastrs::Str>;
         0x12 ramping_version: __fastrs::Implicit<__fastrs::Str>;
         0x1d ramping_version_percentage: __fastrs::Implicit<__fastrs::Float>;
@@ -124,7 +124,7 @@ impl ::fastrs::Message for TaskQueueVersionSelection {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueVersionSelection {
     __fastrs::table::table! {
-        TaskQueueVersionSelection, unknown_fields, recycle, [0, 1, 2, 3];
+        TaskQueueVersionSelection, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a build_ids: __fastrs::Repeated<__fastrs::Str>;
         0x10 unversioned: __fastrs::Implicit<__fastrs::Bool>;
         0x18 all_active: __fastrs::Implicit<__fastrs::Bool>;
@@ -157,7 +157,7 @@ impl ::fastrs::Message for TaskQueueVersionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueVersionInfo {
     __fastrs::table::table! {
-        TaskQueueVersionInfo, unknown_fields, [0, 1, 2];
+        TaskQueueVersionInfo, unknown_fields, [0, 0, 1];
         0x0a => hooked;
         0x10 task_reachability: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BuildIdTaskReachability>>;
     }
@@ -236,7 +236,7 @@ impl ::fastrs::Message for TaskQueueTypeInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueTypeInfo {
     __fastrs::table::table! {
-        TaskQueueTypeInfo, unknown_fields, recycle, [0, 1, 2];
+        TaskQueueTypeInfo, unknown_fields, recycle, [0, 0, 1];
         0x0a pollers: __fastrs::Repeated<__fastrs::Tab<PollerInfo>>;
         0x12 stats: __fastrs::Optional<__fastrs::Tab<TaskQueueStats>>;
     }
@@ -307,7 +307,7 @@ impl ::fastrs::Message for TaskQueueStats {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueStats {
     __fastrs::table::table! {
-        TaskQueueStats, unknown_fields, [0, 1, 2, 3, 4, 5];
+        TaskQueueStats, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x08 approximate_backlog_count: __fastrs::Implicit<__fastrs::Int64>;
         0x12 approximate_backlog_age: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x1d tasks_add_rate: __fastrs::Implicit<__fastrs::Float>;
@@ -334,7 +334,7 @@ impl ::fastrs::Message for TaskQueueStatus {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueStatus {
     __fastrs::table::table! {
-        TaskQueueStatus, unknown_fields, [0, 1, 2, 3, 4, 5];
+        TaskQueueStatus, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x08 backlog_count_hint: __fastrs::Implicit<__fastrs::Int64>;
         0x10 read_level: __fastrs::Implicit<__fastrs::Int64>;
         0x18 ack_level: __fastrs::Implicit<__fastrs::Int64>;
@@ -357,7 +357,7 @@ impl ::fastrs::Message for TaskIdBlock {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskIdBlock {
     __fastrs::table::table! {
-        TaskIdBlock, unknown_fields, [0, 1, 2];
+        TaskIdBlock, unknown_fields, [0, 0, 1];
         0x08 start_id: __fastrs::Implicit<__fastrs::Int64>;
         0x10 end_id: __fastrs::Implicit<__fastrs::Int64>;
     }
@@ -377,7 +377,7 @@ impl ::fastrs::Message for TaskQueuePartitionMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueuePartitionMetadata {
     __fastrs::table::table! {
-        TaskQueuePartitionMetadata, unknown_fields, [0, 1, 2];
+        TaskQueuePartitionMetadata, unknown_fields, [0, 0, 1];
         0x0a key: __fastrs::Implicit<__fastrs::Str>;
         0x12 owner_host_name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -409,7 +409,7 @@ impl ::fastrs::Message for PollerInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollerInfo {
     __fastrs::table::table! {
-        PollerInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        PollerInfo, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a last_access_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x19 rate_per_second: __fastrs::Implicit<__fastrs::Double>;
@@ -436,7 +436,7 @@ impl ::fastrs::Message for StickyExecutionAttributes {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StickyExecutionAttributes {
     __fastrs::table::table! {
-        StickyExecutionAttributes, unknown_fields, [0, 1, 2];
+        StickyExecutionAttributes, unknown_fields, [0, 0, 1];
         0x0a worker_task_queue: __fastrs::Optional<__fastrs::Tab<TaskQueue>>;
         0x12 schedule_to_start_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
     }
@@ -461,7 +461,7 @@ impl ::fastrs::Message for CompatibleVersionSet {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CompatibleVersionSet {
     __fastrs::table::table! {
-        CompatibleVersionSet, unknown_fields, recycle, [0, 1];
+        CompatibleVersionSet, unknown_fields, recycle, [0, 0];
         0x0a build_ids: __fastrs::Repeated<__fastrs::Str>;
     }
 }
@@ -486,7 +486,7 @@ impl ::fastrs::Message for TaskQueueReachability {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueReachability {
     __fastrs::table::table! {
-        TaskQueueReachability, unknown_fields, [0, 1, 2];
+        TaskQueueReachability, unknown_fields, [0, 0, 1];
         0x0a task_queue: __fastrs::Implicit<__fastrs::Str>;
         0x12 | 0x10 reachability: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::TaskReachability>>;
     }
@@ -512,7 +512,7 @@ impl ::fastrs::Message for BuildIdReachability {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BuildIdReachability {
     __fastrs::table::table! {
-        BuildIdReachability, unknown_fields, recycle, [0, 1, 2];
+        BuildIdReachability, unknown_fields, recycle, [0, 0, 1];
         0x0a build_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue_reachability: __fastrs::Repeated<__fastrs::Tab<TaskQueueReachability>>;
     }
@@ -532,7 +532,7 @@ impl ::fastrs::Message for RampByPercentage {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RampByPercentage {
     __fastrs::table::table! {
-        RampByPercentage, unknown_fields, [0, 1];
+        RampByPercentage, unknown_fields, [0, 0];
         0x0d ramp_percentage: __fastrs::Implicit<__fastrs::Float>;
     }
 }
@@ -592,7 +592,7 @@ impl ::fastrs::Message for BuildIdAssignmentRule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BuildIdAssignmentRule {
     __fastrs::table::table! {
-        BuildIdAssignmentRule, unknown_fields, [0, 1, 0, 2];
+        BuildIdAssignmentRule, unknown_fields, [0, 0, 0, 1];
         0x0a target_build_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a ..= 3 ramp = build_id_assignment_rule::Ramp::PercentageRamp: __fastrs::Member<__fastrs::Tab<RampByPercentage>>;
     }
@@ -665,7 +665,7 @@ impl ::fastrs::Message for CompatibleBuildIdRedirectRule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CompatibleBuildIdRedirectRule {
     __fastrs::table::table! {
-        CompatibleBuildIdRedirectRule, unknown_fields, [0, 1, 2];
+        CompatibleBuildIdRedirectRule, unknown_fields, [0, 0, 1];
         0x0a source_build_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 target_build_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -685,7 +685,7 @@ impl ::fastrs::Message for TimestampedBuildIdAssignmentRule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimestampedBuildIdAssignmentRule {
     __fastrs::table::table! {
-        TimestampedBuildIdAssignmentRule, unknown_fields, [0, 1, 2];
+        TimestampedBuildIdAssignmentRule, unknown_fields, [0, 0, 1];
         0x0a rule: __fastrs::Optional<__fastrs::Tab<BuildIdAssignmentRule>>;
         0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
     }
@@ -705,7 +705,7 @@ impl ::fastrs::Message for TimestampedCompatibleBuildIdRedirectRule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TimestampedCompatibleBuildIdRedirectRule {
     __fastrs::table::table! {
-        TimestampedCompatibleBuildIdRedirectRule, unknown_fields, [0, 1, 2];
+        TimestampedCompatibleBuildIdRedirectRule, unknown_fields, [0, 0, 1];
         0x0a rule: __fastrs::Optional<__fastrs::Tab<CompatibleBuildIdRedirectRule>>;
         0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
     }
@@ -725,7 +725,7 @@ impl ::fastrs::Message for PollerGroupInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollerGroupInfo {
     __fastrs::table::table! {
-        PollerGroupInfo, unknown_fields, [0, 1, 2];
+        PollerGroupInfo, unknown_fields, [0, 0, 1];
         0x0a id: __fastrs::Implicit<__fastrs::Str>;
         0x15 weight: __fastrs::Implicit<__fastrs::Float>;
     }
@@ -754,7 +754,7 @@ impl ::fastrs::Message for PollerGroupsInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollerGroupsInfo {
     __fastrs::table::table! {
-        PollerGroupsInfo, unknown_fields, recycle, [0, 1, 2];
+        PollerGroupsInfo, unknown_fields, recycle, [0, 0, 1];
         0x08 version: __fastrs::Implicit<__fastrs::Int64>;
         0x12 poller_groups: __fastrs::Repeated<__fastrs::Tab<PollerGroupInfo>>;
     }
@@ -781,7 +781,7 @@ impl ::fastrs::Message for PollerScalingDecision {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollerScalingDecision {
     __fastrs::table::table! {
-        PollerScalingDecision, unknown_fields, [0, 1];
+        PollerScalingDecision, unknown_fields, [0, 0];
         0x08 poll_request_delta_suggestion: __fastrs::Implicit<__fastrs::Int32>;
     }
 }
@@ -800,7 +800,7 @@ impl ::fastrs::Message for RateLimit {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RateLimit {
     __fastrs::table::table! {
-        RateLimit, unknown_fields, [0, 1];
+        RateLimit, unknown_fields, [0, 0];
         0x0d requests_per_second: __fastrs::Implicit<__fastrs::Float>;
     }
 }
@@ -824,7 +824,7 @@ impl ::fastrs::Message for ConfigMetadata {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ConfigMetadata {
     __fastrs::table::table! {
-        ConfigMetadata, unknown_fields, [0, 1, 2, 3];
+        ConfigMetadata, unknown_fields, [0, 0, 1, 2];
         0x0a reason: __fastrs::Implicit<__fastrs::Str>;
         0x12 update_identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a update_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -845,7 +845,7 @@ impl ::fastrs::Message for RateLimitConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RateLimitConfig {
     __fastrs::table::table! {
-        RateLimitConfig, unknown_fields, [0, 1, 2];
+        RateLimitConfig, unknown_fields, [0, 0, 1];
         0x0a rate_limit: __fastrs::Optional<__fastrs::Tab<RateLimit>>;
         0x12 metadata: __fastrs::Optional<__fastrs::Tab<ConfigMetadata>>;
     }
@@ -872,7 +872,7 @@ impl ::fastrs::Message for TaskQueueConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TaskQueueConfig {
     __fastrs::table::table! {
-        TaskQueueConfig, unknown_fields, [0, 1, 2, 3];
+        TaskQueueConfig, unknown_fields, [0, 0, 1, 2];
         0x0a queue_rate_limit: __fastrs::Optional<__fastrs::Tab<RateLimitConfig>>;
         0x12 fairness_keys_rate_limit_default: __fastrs::Optional<__fastrs::Tab<RateLimitConfig>>;
         0x1a => hooked;

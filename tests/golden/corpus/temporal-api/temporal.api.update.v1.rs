@@ -25,7 +25,7 @@ impl ::fastrs::Message for WaitPolicy {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WaitPolicy {
     __fastrs::table::table! {
-        WaitPolicy, unknown_fields, [0, 1];
+        WaitPolicy, unknown_fields, [0, 0];
         0x08 lifecycle_stage: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage>>;
     }
 }
@@ -47,7 +47,7 @@ impl ::fastrs::Message for UpdateRef {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateRef {
     __fastrs::table::table! {
-        UpdateRef, unknown_fields, [0, 1, 2];
+        UpdateRef, unknown_fields, [0, 0, 1];
         0x0a workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x12 update_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -67,7 +67,7 @@ impl ::fastrs::Message for Outcome {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Outcome {
     __fastrs::table::table! {
-        Outcome, unknown_fields, [0, 1, 2];
+        Outcome, unknown_fields, [0, 0, 1];
         0x0a ..= 2 value = outcome::Value::Success: __fastrs::Member<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x12 value = outcome::Value::Failure: __fastrs::Member<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
@@ -112,7 +112,7 @@ impl ::fastrs::Message for Meta {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Meta {
     __fastrs::table::table! {
-        Meta, unknown_fields, [0, 1, 2];
+        Meta, unknown_fields, [0, 0, 1];
         0x0a update_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -137,7 +137,7 @@ impl ::fastrs::Message for Input {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Input {
     __fastrs::table::table! {
-        Input, unknown_fields, [0, 1, 2, 3];
+        Input, unknown_fields, [0, 0, 1, 2];
         0x0a header: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Header>>;
         0x12 name: __fastrs::Implicit<__fastrs::Str>;
         0x1a args: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
@@ -170,7 +170,7 @@ impl ::fastrs::Message for Request {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Request {
     __fastrs::table::table! {
-        Request, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
+        Request, unknown_fields, recycle, [0, 0, 1, 2, 3, 4];
         0x0a meta: __fastrs::Optional<__fastrs::Tab<Meta>>;
         0x12 input: __fastrs::Optional<__fastrs::Tab<Input>>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -196,7 +196,7 @@ impl ::fastrs::Message for Rejection {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Rejection {
     __fastrs::table::table! {
-        Rejection, unknown_fields, [0, 1, 2, 3, 4];
+        Rejection, unknown_fields, [0, 0, 1, 2, 3];
         0x0a rejected_request_message_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 rejected_request_sequencing_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a rejected_request: __fastrs::Optional<__fastrs::Tab<Request>>;
@@ -221,7 +221,7 @@ impl ::fastrs::Message for Acceptance {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Acceptance {
     __fastrs::table::table! {
-        Acceptance, unknown_fields, [0, 1, 2, 3];
+        Acceptance, unknown_fields, [0, 0, 1, 2];
         0x0a accepted_request_message_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 accepted_request_sequencing_event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a accepted_request: __fastrs::Optional<__fastrs::Tab<Request>>;
@@ -244,7 +244,7 @@ impl ::fastrs::Message for Response {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Response {
     __fastrs::table::table! {
-        Response, unknown_fields, [0, 1, 2];
+        Response, unknown_fields, [0, 0, 1];
         0x0a meta: __fastrs::Optional<__fastrs::Tab<Meta>>;
         0x12 outcome: __fastrs::Optional<__fastrs::Tab<Outcome>>;
     }

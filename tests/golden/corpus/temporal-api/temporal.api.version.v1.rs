@@ -20,7 +20,7 @@ impl ::fastrs::Message for ReleaseInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ReleaseInfo {
     __fastrs::table::table! {
-        ReleaseInfo, unknown_fields, [0, 1, 2, 3];
+        ReleaseInfo, unknown_fields, [0, 0, 1, 2];
         0x0a version: __fastrs::Implicit<__fastrs::Str>;
         0x12 release_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x1a notes: __fastrs::Implicit<__fastrs::Str>;
@@ -42,7 +42,7 @@ impl ::fastrs::Message for Alert {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Alert {
     __fastrs::table::table! {
-        Alert, unknown_fields, [0, 1, 2];
+        Alert, unknown_fields, [0, 0, 1];
         0x0a message: __fastrs::Implicit<__fastrs::Str>;
         0x10 severity: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::Severity>>;
     }
@@ -69,7 +69,7 @@ impl ::fastrs::Message for VersionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for VersionInfo {
     __fastrs::table::table! {
-        VersionInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5];
+        VersionInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4];
         0x0a current: __fastrs::Optional<__fastrs::Tab<ReleaseInfo>>;
         0x12 recommended: __fastrs::Optional<__fastrs::Tab<ReleaseInfo>>;
         0x1a instructions: __fastrs::Implicit<__fastrs::Str>;

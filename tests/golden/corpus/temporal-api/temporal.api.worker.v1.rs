@@ -23,7 +23,7 @@ impl ::fastrs::Message for WorkerPollerInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerPollerInfo {
     __fastrs::table::table! {
-        WorkerPollerInfo, unknown_fields, [0, 1, 2, 3];
+        WorkerPollerInfo, unknown_fields, [0, 0, 1, 2];
         0x08 current_pollers: __fastrs::Implicit<__fastrs::Int32>;
         0x12 last_successful_poll_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x18 is_autoscaling: __fastrs::Implicit<__fastrs::Bool>;
@@ -61,7 +61,7 @@ impl ::fastrs::Message for WorkerSlotsInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerSlotsInfo {
     __fastrs::table::table! {
-        WorkerSlotsInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        WorkerSlotsInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x08 current_available_slots: __fastrs::Implicit<__fastrs::Int32>;
         0x10 current_used_slots: __fastrs::Implicit<__fastrs::Int32>;
         0x1a slot_supplier_kind: __fastrs::Implicit<__fastrs::Str>;
@@ -100,7 +100,7 @@ impl ::fastrs::Message for WorkerHostInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerHostInfo {
     __fastrs::table::table! {
-        WorkerHostInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        WorkerHostInfo, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a host_name: __fastrs::Implicit<__fastrs::Str>;
         0x12 process_id: __fastrs::Implicit<__fastrs::Str>;
         0x1d current_host_cpu_usage: __fastrs::Implicit<__fastrs::Float>;
@@ -173,8 +173,8 @@ impl ::fastrs::Message for WorkerHeartbeat {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerHeartbeat {
     __fastrs::table::table! {
-        WorkerHeartbeat, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-            14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
+        WorkerHeartbeat, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15, 16, 17, 18, 19, 20, 21, 22, 23];
         0x0a worker_instance_key: __fastrs::Implicit<__fastrs::Str>;
         0x12 worker_identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a host_info: __fastrs::Optional<__fastrs::Tab<WorkerHostInfo>>;
@@ -216,7 +216,7 @@ impl ::fastrs::Message for WorkerInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerInfo {
     __fastrs::table::table! {
-        WorkerInfo, unknown_fields, [0, 1];
+        WorkerInfo, unknown_fields, [0, 0];
         0x0a worker_heartbeat: __fastrs::Optional<__fastrs::Tab<WorkerHeartbeat>>;
     }
 }
@@ -269,7 +269,7 @@ impl ::fastrs::Message for WorkerListInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerListInfo {
     __fastrs::table::table! {
-        WorkerListInfo, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+        WorkerListInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
         0x0a worker_instance_key: __fastrs::Implicit<__fastrs::Str>;
         0x12 worker_identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a task_queue: __fastrs::Implicit<__fastrs::Str>;
@@ -302,7 +302,7 @@ impl ::fastrs::Message for PluginInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PluginInfo {
     __fastrs::table::table! {
-        PluginInfo, unknown_fields, [0, 1, 2];
+        PluginInfo, unknown_fields, [0, 0, 1];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x12 version: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -322,7 +322,7 @@ impl ::fastrs::Message for StorageDriverInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StorageDriverInfo {
     __fastrs::table::table! {
-        StorageDriverInfo, unknown_fields, [0, 1];
+        StorageDriverInfo, unknown_fields, [0, 0];
         0x0a r#type: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -341,7 +341,7 @@ impl ::fastrs::Message for WorkerCommand {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerCommand {
     __fastrs::table::table! {
-        WorkerCommand, unknown_fields, [0, 1];
+        WorkerCommand, unknown_fields, [0, 0];
         0x0a ..= 1 r#type = worker_command::Type::CancelActivity: __fastrs::Member<__fastrs::Tab<CancelActivityCommand>>;
     }
     #[inline]
@@ -380,7 +380,7 @@ impl ::fastrs::Message for CancelActivityCommand {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CancelActivityCommand {
     __fastrs::table::table! {
-        CancelActivityCommand, unknown_fields, [0, 1];
+        CancelActivityCommand, unknown_fields, [0, 0];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
 }
@@ -399,7 +399,7 @@ impl ::fastrs::Message for WorkerCommandResult {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerCommandResult {
     __fastrs::table::table! {
-        WorkerCommandResult, unknown_fields, [0, 1];
+        WorkerCommandResult, unknown_fields, [0, 0];
         0x0a ..= 1 r#type = worker_command_result::Type::CancelActivity: __fastrs::Member<__fastrs::Tab<CancelActivityResult>>;
     }
     #[inline]

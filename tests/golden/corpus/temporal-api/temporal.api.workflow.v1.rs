@@ -99,8 +99,8 @@ impl ::fastrs::Message for WorkflowExecutionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionInfo {
     __fastrs::table::table! {
-        WorkflowExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-            15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26];
+        WorkflowExecutionInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25];
         0x0a execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x12 r#type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
         0x1a start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -168,7 +168,7 @@ impl ::fastrs::Message for WorkflowExecutionExtendedInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionExtendedInfo {
     __fastrs::table::table! {
-        WorkflowExecutionExtendedInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        WorkflowExecutionExtendedInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a execution_expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x12 run_expiration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x18 cancel_requested: __fastrs::Implicit<__fastrs::Bool>;
@@ -359,7 +359,7 @@ impl ::fastrs::Message for WorkflowExecutionVersioningInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionVersioningInfo {
     __fastrs::table::table! {
-        WorkflowExecutionVersioningInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        WorkflowExecutionVersioningInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x08 behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>>;
         0x12 deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
         0x1a versioning_override: __fastrs::Optional<__fastrs::Tab<VersioningOverride>>;
@@ -389,7 +389,7 @@ impl ::fastrs::Message for DeploymentTransition {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeploymentTransition {
     __fastrs::table::table! {
-        DeploymentTransition, unknown_fields, [0, 1];
+        DeploymentTransition, unknown_fields, [0, 0];
         0x0a deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
     }
 }
@@ -417,7 +417,7 @@ impl ::fastrs::Message for DeploymentVersionTransition {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeploymentVersionTransition {
     __fastrs::table::table! {
-        DeploymentVersionTransition, unknown_fields, [0, 1, 2];
+        DeploymentVersionTransition, unknown_fields, [0, 0, 1];
         0x0a version: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
     }
@@ -445,7 +445,7 @@ impl ::fastrs::Message for WorkflowExecutionConfig {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionConfig {
     __fastrs::table::table! {
-        WorkflowExecutionConfig, unknown_fields, [0, 1, 2, 3, 4, 5];
+        WorkflowExecutionConfig, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
         0x12 workflow_execution_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x1a workflow_run_timeout: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
@@ -531,8 +531,8 @@ impl ::fastrs::Message for PendingActivityInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PendingActivityInfo {
     __fastrs::table::table! {
-        PendingActivityInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-            16, 17, 18, 19, 20, 21, 22, 23, 24, 25];
+        PendingActivityInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+            15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
         0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
         0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>>;
@@ -615,7 +615,7 @@ pub mod pending_activity_info {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for PauseInfo {
         __fastrs::table::table! {
-            PauseInfo, unknown_fields, [0, 1, 2, 0, 3];
+            PauseInfo, unknown_fields, [0, 0, 1, 0, 2];
             0x0a pause_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
             0x12 ..= 4 paused_by = pause_info::PausedBy::Manual: __fastrs::Member<__fastrs::Tab<pause_info::Manual>>;
             0x22 paused_by = pause_info::PausedBy::Rule: __fastrs::Member<__fastrs::Tab<pause_info::Rule>>;
@@ -662,7 +662,7 @@ pub mod pending_activity_info {
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for Manual {
             __fastrs::table::table! {
-                Manual, unknown_fields, [0, 1, 2];
+                Manual, unknown_fields, [0, 0, 1];
                 0x0a identity: __fastrs::Implicit<__fastrs::Str>;
                 0x12 reason: __fastrs::Implicit<__fastrs::Str>;
             }
@@ -686,7 +686,7 @@ pub mod pending_activity_info {
         #[allow(deprecated)]
         impl __fastrs::table::Tabled for Rule {
             __fastrs::table::table! {
-                Rule, unknown_fields, [0, 1, 2, 3];
+                Rule, unknown_fields, [0, 0, 1, 2];
                 0x0a rule_id: __fastrs::Implicit<__fastrs::Str>;
                 0x12 identity: __fastrs::Implicit<__fastrs::Str>;
                 0x1a reason: __fastrs::Implicit<__fastrs::Str>;
@@ -715,7 +715,7 @@ impl ::fastrs::Message for PendingChildExecutionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PendingChildExecutionInfo {
     __fastrs::table::table! {
-        PendingChildExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        PendingChildExecutionInfo, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type_name: __fastrs::Implicit<__fastrs::Str>;
@@ -745,7 +745,7 @@ impl ::fastrs::Message for PendingWorkflowTaskInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PendingWorkflowTaskInfo {
     __fastrs::table::table! {
-        PendingWorkflowTaskInfo, unknown_fields, [0, 1, 2, 3, 4, 5];
+        PendingWorkflowTaskInfo, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x08 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::PendingWorkflowTaskState>>;
         0x12 scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x1a original_scheduled_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -770,7 +770,7 @@ impl ::fastrs::Message for ResetPoints {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetPoints {
     __fastrs::table::table! {
-        ResetPoints, unknown_fields, recycle, [0, 1];
+        ResetPoints, unknown_fields, recycle, [0, 0];
         0x0a points: __fastrs::Repeated<__fastrs::Tab<ResetPointInfo>>;
     }
 }
@@ -806,7 +806,7 @@ impl ::fastrs::Message for ResetPointInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetPointInfo {
     __fastrs::table::table! {
-        ResetPointInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        ResetPointInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a binary_checksum: __fastrs::Implicit<__fastrs::Str>;
         0x12 run_id: __fastrs::Implicit<__fastrs::Str>;
         0x18 first_workflow_task_completed_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -866,8 +866,8 @@ impl ::fastrs::Message for NewWorkflowExecutionInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NewWorkflowExecutionInfo {
     __fastrs::table::table! {
-        NewWorkflowExecutionInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-            14, 15, 16];
+        NewWorkflowExecutionInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+            14, 15];
         0x0a workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
         0x1a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
@@ -922,7 +922,7 @@ impl ::fastrs::Message for CallbackInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CallbackInfo {
     __fastrs::table::table! {
-        CallbackInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        CallbackInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a callback: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Callback>>;
         0x12 trigger: __fastrs::Optional<__fastrs::Tab<callback_info::Trigger>>;
         0x1a registration_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -969,7 +969,7 @@ pub mod callback_info {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for UpdateWorkflowExecutionCompleted {
         __fastrs::table::table! {
-            UpdateWorkflowExecutionCompleted, unknown_fields, [0, 1];
+            UpdateWorkflowExecutionCompleted, unknown_fields, [0, 0];
             0x0a update_id: __fastrs::Implicit<__fastrs::Str>;
         }
     }
@@ -987,7 +987,7 @@ pub mod callback_info {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Trigger {
         __fastrs::table::table! {
-            Trigger, unknown_fields, [0, 1, 2];
+            Trigger, unknown_fields, [0, 0, 1];
             0x0a ..= 2 variant = trigger::Variant::WorkflowClosed: __fastrs::Member<__fastrs::Tab<WorkflowClosed>>;
             0x12 variant = trigger::Variant::UpdateWorkflowExecutionCompleted: __fastrs::Member<__fastrs::Tab<UpdateWorkflowExecutionCompleted>>;
         }
@@ -1086,8 +1086,8 @@ impl ::fastrs::Message for PendingNexusOperationInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PendingNexusOperationInfo {
     __fastrs::table::table! {
-        PendingNexusOperationInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
-            14, 15, 16, 17];
+        PendingNexusOperationInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+            13, 14, 15, 16];
         0x0a endpoint: __fastrs::Implicit<__fastrs::Str>;
         0x12 service: __fastrs::Implicit<__fastrs::Str>;
         0x1a operation: __fastrs::Implicit<__fastrs::Str>;
@@ -1141,7 +1141,7 @@ impl ::fastrs::Message for NexusOperationCancellationInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for NexusOperationCancellationInfo {
     __fastrs::table::table! {
-        NexusOperationCancellationInfo, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        NexusOperationCancellationInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a requested_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x10 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusOperationCancellationState>>;
         0x18 attempt: __fastrs::Implicit<__fastrs::Int32>;
@@ -1180,7 +1180,7 @@ impl ::fastrs::Message for WorkflowExecutionOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionOptions {
     __fastrs::table::table! {
-        WorkflowExecutionOptions, unknown_fields, [0, 1, 2, 3];
+        WorkflowExecutionOptions, unknown_fields, [0, 0, 1, 2];
         0x0a versioning_override: __fastrs::Optional<__fastrs::Tab<VersioningOverride>>;
         0x12 priority: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Priority>>;
         0x1a time_skipping_config: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::TimeSkippingConfig>>;
@@ -1225,7 +1225,7 @@ impl ::fastrs::Message for VersioningOverride {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for VersioningOverride {
     __fastrs::table::table! {
-        VersioningOverride, unknown_fields, [0, 1, 2, 3, 4, 5, 0, 0, 0, 6];
+        VersioningOverride, unknown_fields, [0, 0, 1, 2, 3, 4, 0, 0, 0, 5];
         0x08 behavior: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::VersioningBehavior>>;
         0x12 deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
         0x1a ..= 5 r#override = versioning_override::Override::Pinned: __fastrs::Member<__fastrs::Tab<versioning_override::PinnedOverride>>;
@@ -1302,7 +1302,7 @@ pub mod versioning_override {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for PinnedOverride {
         __fastrs::table::table! {
-            PinnedOverride, unknown_fields, [0, 1, 2];
+            PinnedOverride, unknown_fields, [0, 0, 1];
             0x08 behavior: __fastrs::Implicit<__fastrs::OpenEnum<PinnedOverrideBehavior>>;
             0x12 version: __fastrs::Optional<__fastrs::Tab<super::super::super::deployment::v1::WorkerDeploymentVersion>>;
         }
@@ -1343,7 +1343,7 @@ pub mod versioning_override {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for OneTimeOverride {
         __fastrs::table::table! {
-            OneTimeOverride, unknown_fields, [0, 1];
+            OneTimeOverride, unknown_fields, [0, 0];
             0x0a target_deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::super::deployment::v1::WorkerDeploymentVersion>>;
         }
     }
@@ -1411,7 +1411,7 @@ impl ::fastrs::Message for OnConflictOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for OnConflictOptions {
     __fastrs::table::table! {
-        OnConflictOptions, unknown_fields, [0, 1, 2, 3];
+        OnConflictOptions, unknown_fields, [0, 0, 1, 2];
         0x08 attach_request_id: __fastrs::Implicit<__fastrs::Bool>;
         0x10 attach_completion_callbacks: __fastrs::Implicit<__fastrs::Bool>;
         0x18 attach_links: __fastrs::Implicit<__fastrs::Bool>;
@@ -1440,7 +1440,7 @@ impl ::fastrs::Message for RequestIdInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestIdInfo {
     __fastrs::table::table! {
-        RequestIdInfo, unknown_fields, [0, 1, 2, 3];
+        RequestIdInfo, unknown_fields, [0, 0, 1, 2];
         0x08 event_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::EventType>>;
         0x10 event_id: __fastrs::Implicit<__fastrs::Int64>;
         0x18 buffered: __fastrs::Implicit<__fastrs::Bool>;
@@ -1461,7 +1461,7 @@ impl ::fastrs::Message for PostResetOperation {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PostResetOperation {
     __fastrs::table::table! {
-        PostResetOperation, unknown_fields, [0, 1, 2];
+        PostResetOperation, unknown_fields, [0, 0, 1];
         0x0a ..= 2 variant = post_reset_operation::Variant::SignalWorkflow: __fastrs::Member<__fastrs::Tab<post_reset_operation::SignalWorkflow>>;
         0x12 variant = post_reset_operation::Variant::UpdateWorkflowOptions: __fastrs::Member<__fastrs::Tab<post_reset_operation::UpdateWorkflowOptions>>;
     }
@@ -1518,7 +1518,7 @@ pub mod post_reset_operation {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for SignalWorkflow {
         __fastrs::table::table! {
-            SignalWorkflow, unknown_fields, recycle, [0, 1, 2, 3, 4];
+            SignalWorkflow, unknown_fields, recycle, [0, 0, 1, 2, 3];
             0x0a signal_name: __fastrs::Implicit<__fastrs::Str>;
             0x12 input: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Payloads>>;
             0x1a header: __fastrs::Optional<__fastrs::Tab<super::super::super::common::v1::Header>>;
@@ -1547,7 +1547,7 @@ pub mod post_reset_operation {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for UpdateWorkflowOptions {
         __fastrs::table::table! {
-            UpdateWorkflowOptions, unknown_fields, [0, 1, 2];
+            UpdateWorkflowOptions, unknown_fields, [0, 0, 1];
             0x0a workflow_execution_options: __fastrs::Optional<__fastrs::Tab<super::WorkflowExecutionOptions>>;
             0x12 update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
         }
@@ -1573,7 +1573,7 @@ impl ::fastrs::Message for WorkflowExecutionPauseInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkflowExecutionPauseInfo {
     __fastrs::table::table! {
-        WorkflowExecutionPauseInfo, unknown_fields, [0, 1, 2, 3];
+        WorkflowExecutionPauseInfo, unknown_fields, [0, 0, 1, 2];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
         0x12 paused_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
         0x1a reason: __fastrs::Implicit<__fastrs::Str>;

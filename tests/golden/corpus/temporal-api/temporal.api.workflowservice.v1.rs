@@ -46,8 +46,8 @@ impl ::fastrs::Message for RegisterNamespaceRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RegisterNamespaceRequest {
     __fastrs::table::table! {
-        RegisterNamespaceRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-            12, 13];
+        RegisterNamespaceRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 description: __fastrs::Implicit<__fastrs::Str>;
         0x1a owner_email: __fastrs::Implicit<__fastrs::Str>;
@@ -149,7 +149,7 @@ impl ::fastrs::Message for ListNamespacesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNamespacesRequest {
     __fastrs::table::table! {
-        ListNamespacesRequest, unknown_fields, [0, 1, 2, 3];
+        ListNamespacesRequest, unknown_fields, [0, 0, 1, 2];
         0x08 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x1a namespace_filter: __fastrs::Optional<__fastrs::Tab<super::super::namespace::v1::NamespaceFilter>>;
@@ -173,7 +173,7 @@ impl ::fastrs::Message for ListNamespacesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNamespacesResponse {
     __fastrs::table::table! {
-        ListNamespacesResponse, unknown_fields, recycle, [0, 1, 2];
+        ListNamespacesResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a namespaces: __fastrs::Repeated<__fastrs::Tab<DescribeNamespaceResponse>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -198,7 +198,7 @@ impl ::fastrs::Message for DescribeNamespaceRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeNamespaceRequest {
     __fastrs::table::table! {
-        DescribeNamespaceRequest, unknown_fields, [0, 1, 2, 3];
+        DescribeNamespaceRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 id: __fastrs::Implicit<__fastrs::Str>;
         0x18 weak_consistency: __fastrs::Implicit<__fastrs::Bool>;
@@ -249,7 +249,7 @@ impl ::fastrs::Message for DescribeNamespaceResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeNamespaceResponse {
     __fastrs::table::table! {
-        DescribeNamespaceResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        DescribeNamespaceResponse, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace_info: __fastrs::Optional<__fastrs::Tab<super::super::namespace::v1::NamespaceInfo>>;
         0x12 config: __fastrs::Optional<__fastrs::Tab<super::super::namespace::v1::NamespaceConfig>>;
         0x1a replication_config: __fastrs::Optional<__fastrs::Tab<super::super::replication::v1::NamespaceReplicationConfig>>;
@@ -285,7 +285,7 @@ impl ::fastrs::Message for UpdateNamespaceRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateNamespaceRequest {
     __fastrs::table::table! {
-        UpdateNamespaceRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        UpdateNamespaceRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 update_info: __fastrs::Optional<__fastrs::Tab<super::super::namespace::v1::UpdateNamespaceInfo>>;
         0x1a config: __fastrs::Optional<__fastrs::Tab<super::super::namespace::v1::NamespaceConfig>>;
@@ -317,7 +317,7 @@ impl ::fastrs::Message for UpdateNamespaceResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateNamespaceResponse {
     __fastrs::table::table! {
-        UpdateNamespaceResponse, unknown_fields, [0, 1, 2, 3, 4, 5];
+        UpdateNamespaceResponse, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a namespace_info: __fastrs::Optional<__fastrs::Tab<super::super::namespace::v1::NamespaceInfo>>;
         0x12 config: __fastrs::Optional<__fastrs::Tab<super::super::namespace::v1::NamespaceConfig>>;
         0x1a replication_config: __fastrs::Optional<__fastrs::Tab<super::super::replication::v1::NamespaceReplicationConfig>>;
@@ -341,7 +341,7 @@ impl ::fastrs::Message for DeprecateNamespaceRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeprecateNamespaceRequest {
     __fastrs::table::table! {
-        DeprecateNamespaceRequest, unknown_fields, [0, 1, 2];
+        DeprecateNamespaceRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 security_token: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -471,8 +471,8 @@ impl ::fastrs::Message for StartWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartWorkflowExecutionRequest {
     __fastrs::table::table! {
-        StartWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29];
+        StartWorkflowExecutionRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+            10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -532,7 +532,7 @@ impl ::fastrs::Message for StartWorkflowExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartWorkflowExecutionResponse {
     __fastrs::table::table! {
-        StartWorkflowExecutionResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        StartWorkflowExecutionResponse, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 eager_workflow_task: __fastrs::Optional<__fastrs::Tab<PollWorkflowTaskQueueResponse>>;
         0x18 started: __fastrs::Implicit<__fastrs::Bool>;
@@ -569,7 +569,7 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkflowExecutionHistoryRequest {
     __fastrs::table::table! {
-        GetWorkflowExecutionHistoryRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        GetWorkflowExecutionHistoryRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x18 maximum_page_size: __fastrs::Implicit<__fastrs::Int32>;
@@ -602,7 +602,7 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkflowExecutionHistoryResponse {
     __fastrs::table::table! {
-        GetWorkflowExecutionHistoryResponse, unknown_fields, recycle, [0, 1, 2, 3, 4];
+        GetWorkflowExecutionHistoryResponse, unknown_fields, recycle, [0, 0, 1, 2, 3];
         0x0a history: __fastrs::Optional<__fastrs::Tab<super::super::history::v1::History>>;
         0x12 raw_history: __fastrs::Repeated<__fastrs::Tab<super::super::common::v1::DataBlob>>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -626,7 +626,7 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryReverseRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkflowExecutionHistoryReverseRequest {
     __fastrs::table::table! {
-        GetWorkflowExecutionHistoryReverseRequest, unknown_fields, [0, 1, 2, 3, 4];
+        GetWorkflowExecutionHistoryReverseRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x18 maximum_page_size: __fastrs::Implicit<__fastrs::Int32>;
@@ -649,7 +649,7 @@ impl ::fastrs::Message for GetWorkflowExecutionHistoryReverseResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkflowExecutionHistoryReverseResponse {
     __fastrs::table::table! {
-        GetWorkflowExecutionHistoryReverseResponse, unknown_fields, [0, 1, 0, 2];
+        GetWorkflowExecutionHistoryReverseResponse, unknown_fields, [0, 0, 0, 1];
         0x0a history: __fastrs::Optional<__fastrs::Tab<super::super::history::v1::History>>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -698,7 +698,7 @@ impl ::fastrs::Message for PollWorkflowTaskQueueRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollWorkflowTaskQueueRequest {
     __fastrs::table::table! {
-        PollWorkflowTaskQueueRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 0, 7, 8, 9];
+        PollWorkflowTaskQueueRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 0, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -811,8 +811,8 @@ impl ::fastrs::Message for PollWorkflowTaskQueueResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollWorkflowTaskQueueResponse {
     __fastrs::table::table! {
-        PollWorkflowTaskQueueResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15, 16, 17, 18, 19];
+        PollWorkflowTaskQueueResponse, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+            10, 11, 12, 13, 14, 15, 16, 17, 18];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -987,8 +987,8 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondWorkflowTaskCompletedRequest {
     __fastrs::table::table! {
-        RespondWorkflowTaskCompletedRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8,
-            9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
+        RespondWorkflowTaskCompletedRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7,
+            8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 commands: __fastrs::Repeated<__fastrs::Tab<super::super::command::v1::Command>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1092,7 +1092,7 @@ pub mod respond_workflow_task_completed_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Capabilities {
         __fastrs::table::table! {
-            Capabilities, unknown_fields, [0, 1];
+            Capabilities, unknown_fields, [0, 0];
             0x08 discard_speculative_workflow_task_with_events: __fastrs::Implicit<__fastrs::Bool>;
         }
     }
@@ -1121,7 +1121,7 @@ impl ::fastrs::Message for RespondWorkflowTaskCompletedResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondWorkflowTaskCompletedResponse {
     __fastrs::table::table! {
-        RespondWorkflowTaskCompletedResponse, unknown_fields, recycle, [0, 1, 2, 3];
+        RespondWorkflowTaskCompletedResponse, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a workflow_task: __fastrs::Optional<__fastrs::Tab<PollWorkflowTaskQueueResponse>>;
         0x12 activity_tasks: __fastrs::Repeated<__fastrs::Tab<PollActivityTaskQueueResponse>>;
         0x18 reset_history_event_id: __fastrs::Implicit<__fastrs::Int64>;
@@ -1178,8 +1178,8 @@ impl ::fastrs::Message for RespondWorkflowTaskFailedRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondWorkflowTaskFailedRequest {
     __fastrs::table::table! {
-        RespondWorkflowTaskFailedRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
-            10, 11];
+        RespondWorkflowTaskFailedRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8,
+            9, 10];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x10 cause: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::WorkflowTaskFailedCause>>;
         0x1a failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
@@ -1251,7 +1251,7 @@ impl ::fastrs::Message for PollActivityTaskQueueRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollActivityTaskQueueRequest {
     __fastrs::table::table! {
-        PollActivityTaskQueueRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 0, 7, 8, 9];
+        PollActivityTaskQueueRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 0, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1361,8 +1361,8 @@ impl ::fastrs::Message for PollActivityTaskQueueResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollActivityTaskQueueResponse {
     __fastrs::table::table! {
-        PollActivityTaskQueueResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
+        PollActivityTaskQueueResponse, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+            10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 workflow_namespace: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -1409,7 +1409,7 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RecordActivityTaskHeartbeatRequest {
     __fastrs::table::table! {
-        RecordActivityTaskHeartbeatRequest, unknown_fields, [0, 1, 2, 3, 4, 5];
+        RecordActivityTaskHeartbeatRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1438,7 +1438,7 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RecordActivityTaskHeartbeatResponse {
     __fastrs::table::table! {
-        RecordActivityTaskHeartbeatResponse, unknown_fields, [0, 1, 2, 3];
+        RecordActivityTaskHeartbeatResponse, unknown_fields, [0, 0, 1, 2];
         0x08 cancel_requested: __fastrs::Implicit<__fastrs::Bool>;
         0x10 activity_paused: __fastrs::Implicit<__fastrs::Bool>;
         0x18 activity_reset: __fastrs::Implicit<__fastrs::Bool>;
@@ -1472,7 +1472,7 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatByIdRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RecordActivityTaskHeartbeatByIdRequest {
     __fastrs::table::table! {
-        RecordActivityTaskHeartbeatByIdRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        RecordActivityTaskHeartbeatByIdRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -1503,7 +1503,7 @@ impl ::fastrs::Message for RecordActivityTaskHeartbeatByIdResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RecordActivityTaskHeartbeatByIdResponse {
     __fastrs::table::table! {
-        RecordActivityTaskHeartbeatByIdResponse, unknown_fields, [0, 1, 2, 3];
+        RecordActivityTaskHeartbeatByIdResponse, unknown_fields, [0, 0, 1, 2];
         0x08 cancel_requested: __fastrs::Implicit<__fastrs::Bool>;
         0x10 activity_paused: __fastrs::Implicit<__fastrs::Bool>;
         0x18 activity_reset: __fastrs::Implicit<__fastrs::Bool>;
@@ -1548,7 +1548,7 @@ impl ::fastrs::Message for RespondActivityTaskCompletedRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskCompletedRequest {
     __fastrs::table::table! {
-        RespondActivityTaskCompletedRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        RespondActivityTaskCompletedRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1603,7 +1603,7 @@ impl ::fastrs::Message for RespondActivityTaskCompletedByIdRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskCompletedByIdRequest {
     __fastrs::table::table! {
-        RespondActivityTaskCompletedByIdRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        RespondActivityTaskCompletedByIdRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -1672,7 +1672,7 @@ impl ::fastrs::Message for RespondActivityTaskFailedRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskFailedRequest {
     __fastrs::table::table! {
-        RespondActivityTaskFailedRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        RespondActivityTaskFailedRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1703,7 +1703,7 @@ impl ::fastrs::Message for RespondActivityTaskFailedResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskFailedResponse {
     __fastrs::table::table! {
-        RespondActivityTaskFailedResponse, unknown_fields, recycle, [0, 1];
+        RespondActivityTaskFailedResponse, unknown_fields, recycle, [0, 0];
         0x0a failures: __fastrs::Repeated<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
 }
@@ -1739,7 +1739,7 @@ impl ::fastrs::Message for RespondActivityTaskFailedByIdRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskFailedByIdRequest {
     __fastrs::table::table! {
-        RespondActivityTaskFailedByIdRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        RespondActivityTaskFailedByIdRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -1769,7 +1769,7 @@ impl ::fastrs::Message for RespondActivityTaskFailedByIdResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskFailedByIdResponse {
     __fastrs::table::table! {
-        RespondActivityTaskFailedByIdResponse, unknown_fields, recycle, [0, 1];
+        RespondActivityTaskFailedByIdResponse, unknown_fields, recycle, [0, 0];
         0x0a failures: __fastrs::Repeated<__fastrs::Tab<super::super::failure::v1::Failure>>;
     }
 }
@@ -1812,7 +1812,7 @@ impl ::fastrs::Message for RespondActivityTaskCanceledRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskCanceledRequest {
     __fastrs::table::table! {
-        RespondActivityTaskCanceledRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        RespondActivityTaskCanceledRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 details: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1871,7 +1871,7 @@ impl ::fastrs::Message for RespondActivityTaskCanceledByIdRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondActivityTaskCanceledByIdRequest {
     __fastrs::table::table! {
-        RespondActivityTaskCanceledByIdRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        RespondActivityTaskCanceledByIdRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -1930,7 +1930,7 @@ impl ::fastrs::Message for RequestCancelWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestCancelWorkflowExecutionRequest {
     __fastrs::table::table! {
-        RequestCancelWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
+        RequestCancelWorkflowExecutionRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -1995,7 +1995,7 @@ impl ::fastrs::Message for SignalWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalWorkflowExecutionRequest {
     __fastrs::table::table! {
-        SignalWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 9];
+        SignalWorkflowExecutionRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 0, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a signal_name: __fastrs::Implicit<__fastrs::Str>;
@@ -2024,7 +2024,7 @@ impl ::fastrs::Message for SignalWorkflowExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalWorkflowExecutionResponse {
     __fastrs::table::table! {
-        SignalWorkflowExecutionResponse, unknown_fields, [0, 1];
+        SignalWorkflowExecutionResponse, unknown_fields, [0, 0];
         0x0a link: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Link>>;
     }
 }
@@ -2117,8 +2117,8 @@ impl ::fastrs::Message for SignalWithStartWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalWithStartWorkflowExecutionRequest {
     __fastrs::table::table! {
-        SignalWithStartWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7,
-            8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 0, 21, 22, 23, 24, 25, 26];
+        SignalWithStartWorkflowExecutionRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6,
+            7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 0, 20, 21, 22, 23, 24, 25];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a workflow_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowType>>;
@@ -2170,7 +2170,7 @@ impl ::fastrs::Message for SignalWithStartWorkflowExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SignalWithStartWorkflowExecutionResponse {
     __fastrs::table::table! {
-        SignalWithStartWorkflowExecutionResponse, unknown_fields, [0, 1, 2, 3, 4];
+        SignalWithStartWorkflowExecutionResponse, unknown_fields, [0, 0, 1, 2, 3];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 started: __fastrs::Implicit<__fastrs::Bool>;
         0x1a signal_link: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Link>>;
@@ -2224,7 +2224,7 @@ impl ::fastrs::Message for ResetWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetWorkflowExecutionRequest {
     __fastrs::table::table! {
-        ResetWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        ResetWorkflowExecutionRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a reason: __fastrs::Implicit<__fastrs::Str>;
@@ -2250,7 +2250,7 @@ impl ::fastrs::Message for ResetWorkflowExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetWorkflowExecutionResponse {
     __fastrs::table::table! {
-        ResetWorkflowExecutionResponse, unknown_fields, [0, 1];
+        ResetWorkflowExecutionResponse, unknown_fields, [0, 0];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
     }
 }
@@ -2285,7 +2285,7 @@ impl ::fastrs::Message for TerminateWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TerminateWorkflowExecutionRequest {
     __fastrs::table::table! {
-        TerminateWorkflowExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7];
+        TerminateWorkflowExecutionRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a reason: __fastrs::Implicit<__fastrs::Str>;
@@ -2329,7 +2329,7 @@ impl ::fastrs::Message for DeleteWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteWorkflowExecutionRequest {
     __fastrs::table::table! {
-        DeleteWorkflowExecutionRequest, unknown_fields, [0, 1, 2];
+        DeleteWorkflowExecutionRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
     }
@@ -2370,7 +2370,7 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListOpenWorkflowExecutionsRequest {
     __fastrs::table::table! {
-        ListOpenWorkflowExecutionsRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        ListOpenWorkflowExecutionsRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 maximum_page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -2425,7 +2425,7 @@ impl ::fastrs::Message for ListOpenWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListOpenWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ListOpenWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListOpenWorkflowExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2452,7 +2452,7 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListClosedWorkflowExecutionsRequest {
     __fastrs::table::table! {
-        ListClosedWorkflowExecutionsRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        ListClosedWorkflowExecutionsRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 maximum_page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -2512,7 +2512,7 @@ impl ::fastrs::Message for ListClosedWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListClosedWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ListClosedWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListClosedWorkflowExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2534,7 +2534,7 @@ impl ::fastrs::Message for ListWorkflowExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkflowExecutionsRequest {
     __fastrs::table::table! {
-        ListWorkflowExecutionsRequest, unknown_fields, [0, 1, 2, 3, 4];
+        ListWorkflowExecutionsRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -2561,7 +2561,7 @@ impl ::fastrs::Message for ListWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ListWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListWorkflowExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2583,7 +2583,7 @@ impl ::fastrs::Message for ListArchivedWorkflowExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListArchivedWorkflowExecutionsRequest {
     __fastrs::table::table! {
-        ListArchivedWorkflowExecutionsRequest, unknown_fields, [0, 1, 2, 3, 4];
+        ListArchivedWorkflowExecutionsRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -2610,7 +2610,7 @@ impl ::fastrs::Message for ListArchivedWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListArchivedWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ListArchivedWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListArchivedWorkflowExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2633,7 +2633,7 @@ impl ::fastrs::Message for ScanWorkflowExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScanWorkflowExecutionsRequest {
     __fastrs::table::table! {
-        ScanWorkflowExecutionsRequest, unknown_fields, [0, 1, 2, 3, 4];
+        ScanWorkflowExecutionsRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -2661,7 +2661,7 @@ impl ::fastrs::Message for ScanWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ScanWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        ScanWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        ScanWorkflowExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -2681,7 +2681,7 @@ impl ::fastrs::Message for CountWorkflowExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountWorkflowExecutionsRequest {
     __fastrs::table::table! {
-        CountWorkflowExecutionsRequest, unknown_fields, [0, 1, 2];
+        CountWorkflowExecutionsRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 query: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -2713,7 +2713,7 @@ impl ::fastrs::Message for CountWorkflowExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountWorkflowExecutionsResponse {
     __fastrs::table::table! {
-        CountWorkflowExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        CountWorkflowExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x08 count: __fastrs::Implicit<__fastrs::Int64>;
         0x12 groups: __fastrs::Repeated<__fastrs::Tab<count_workflow_executions_response::AggregationGroup>>;
     }
@@ -2741,7 +2741,7 @@ pub mod count_workflow_executions_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AggregationGroup {
         __fastrs::table::table! {
-            AggregationGroup, unknown_fields, recycle, [0, 1, 2];
+            AggregationGroup, unknown_fields, recycle, [0, 0, 1];
             0x0a group_values: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x10 count: __fastrs::Implicit<__fastrs::Int64>;
         }
@@ -2780,7 +2780,7 @@ impl ::fastrs::Message for GetSearchAttributesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSearchAttributesResponse {
     __fastrs::table::table! {
-        GetSearchAttributesResponse, unknown_fields, [0, 1];
+        GetSearchAttributesResponse, unknown_fields, [0, 0];
         0x0a => hooked;
     }
     #[inline]
@@ -2879,7 +2879,7 @@ impl ::fastrs::Message for RespondQueryTaskCompletedRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondQueryTaskCompletedRequest {
     __fastrs::table::table! {
-        RespondQueryTaskCompletedRequest, unknown_fields, [0, 1, 2, 3, 4, 0, 5, 6, 7, 8];
+        RespondQueryTaskCompletedRequest, unknown_fields, [0, 0, 1, 2, 3, 0, 4, 5, 6, 7];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x10 completed_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::QueryResultType>>;
         0x1a query_result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
@@ -2921,7 +2921,7 @@ impl ::fastrs::Message for ResetStickyTaskQueueRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetStickyTaskQueueRequest {
     __fastrs::table::table! {
-        ResetStickyTaskQueueRequest, unknown_fields, [0, 1, 2];
+        ResetStickyTaskQueueRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
     }
@@ -2978,7 +2978,7 @@ impl ::fastrs::Message for ShutdownWorkerRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ShutdownWorkerRequest {
     __fastrs::table::table! {
-        ShutdownWorkerRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        ShutdownWorkerRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 sticky_task_queue: __fastrs::Implicit<__fastrs::Str>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -3026,7 +3026,7 @@ impl ::fastrs::Message for QueryWorkflowRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for QueryWorkflowRequest {
     __fastrs::table::table! {
-        QueryWorkflowRequest, unknown_fields, [0, 1, 2, 3, 4];
+        QueryWorkflowRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a query: __fastrs::Optional<__fastrs::Tab<super::super::query::v1::WorkflowQuery>>;
@@ -3048,7 +3048,7 @@ impl ::fastrs::Message for QueryWorkflowResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for QueryWorkflowResponse {
     __fastrs::table::table! {
-        QueryWorkflowResponse, unknown_fields, [0, 1, 2];
+        QueryWorkflowResponse, unknown_fields, [0, 0, 1];
         0x0a query_result: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
         0x12 query_rejected: __fastrs::Optional<__fastrs::Tab<super::super::query::v1::QueryRejected>>;
     }
@@ -3068,7 +3068,7 @@ impl ::fastrs::Message for DescribeWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkflowExecutionRequest {
     __fastrs::table::table! {
-        DescribeWorkflowExecutionRequest, unknown_fields, [0, 1, 2];
+        DescribeWorkflowExecutionRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
     }
@@ -3111,7 +3111,7 @@ impl ::fastrs::Message for DescribeWorkflowExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkflowExecutionResponse {
     __fastrs::table::table! {
-        DescribeWorkflowExecutionResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        DescribeWorkflowExecutionResponse, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a execution_config: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionConfig>>;
         0x12 workflow_execution_info: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionInfo>>;
         0x1a pending_activities: __fastrs::Repeated<__fastrs::Tab<super::super::workflow::v1::PendingActivityInfo>>;
@@ -3180,7 +3180,7 @@ impl ::fastrs::Message for DescribeTaskQueueRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeTaskQueueRequest {
     __fastrs::table::table! {
-        DescribeTaskQueueRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+        DescribeTaskQueueRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
         0x18 task_queue_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::TaskQueueType>>;
@@ -3253,7 +3253,7 @@ impl ::fastrs::Message for DescribeTaskQueueResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeTaskQueueResponse {
     __fastrs::table::table! {
-        DescribeTaskQueueResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        DescribeTaskQueueResponse, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a pollers: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::PollerInfo>>;
         0x12 task_queue_status: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueueStatus>>;
         0x1a => hooked;
@@ -3384,7 +3384,7 @@ pub mod describe_task_queue_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for EffectiveRateLimit {
         __fastrs::table::table! {
-            EffectiveRateLimit, unknown_fields, [0, 1, 2];
+            EffectiveRateLimit, unknown_fields, [0, 0, 1];
             0x0d requests_per_second: __fastrs::Implicit<__fastrs::Float>;
             0x10 rate_limit_source: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::enums::v1::RateLimitSource>>;
         }
@@ -3435,7 +3435,7 @@ impl ::fastrs::Message for GetClusterInfoResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetClusterInfoResponse {
     __fastrs::table::table! {
-        GetClusterInfoResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        GetClusterInfoResponse, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         0x0a => hooked;
         0x12 server_version: __fastrs::Implicit<__fastrs::Str>;
         0x1a cluster_id: __fastrs::Implicit<__fastrs::Str>;
@@ -3536,7 +3536,7 @@ impl ::fastrs::Message for GetSystemInfoResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetSystemInfoResponse {
     __fastrs::table::table! {
-        GetSystemInfoResponse, unknown_fields, [0, 1, 2];
+        GetSystemInfoResponse, unknown_fields, [0, 0, 1];
         0x0a server_version: __fastrs::Implicit<__fastrs::Str>;
         0x12 capabilities: __fastrs::Optional<__fastrs::Tab<get_system_info_response::Capabilities>>;
     }
@@ -3597,7 +3597,7 @@ pub mod get_system_info_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Capabilities {
         __fastrs::table::table! {
-            Capabilities, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+            Capabilities, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
             0x08 signal_and_query_header: __fastrs::Implicit<__fastrs::Bool>;
             0x10 internal_error_differentiation: __fastrs::Implicit<__fastrs::Bool>;
             0x18 activity_failure_include_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
@@ -3629,7 +3629,7 @@ impl ::fastrs::Message for ListTaskQueuePartitionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListTaskQueuePartitionsRequest {
     __fastrs::table::table! {
-        ListTaskQueuePartitionsRequest, unknown_fields, [0, 1, 2];
+        ListTaskQueuePartitionsRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
     }
@@ -3656,7 +3656,7 @@ impl ::fastrs::Message for ListTaskQueuePartitionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListTaskQueuePartitionsResponse {
     __fastrs::table::table! {
-        ListTaskQueuePartitionsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListTaskQueuePartitionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a activity_task_queue_partitions: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TaskQueuePartitionMetadata>>;
         0x12 workflow_task_queue_partitions: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TaskQueuePartitionMetadata>>;
     }
@@ -3693,7 +3693,7 @@ impl ::fastrs::Message for CreateScheduleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateScheduleRequest {
     __fastrs::table::table! {
-        CreateScheduleRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        CreateScheduleRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 schedule_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a schedule: __fastrs::Optional<__fastrs::Tab<super::super::schedule::v1::Schedule>>;
@@ -3718,7 +3718,7 @@ impl ::fastrs::Message for CreateScheduleResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateScheduleResponse {
     __fastrs::table::table! {
-        CreateScheduleResponse, unknown_fields, [0, 1];
+        CreateScheduleResponse, unknown_fields, [0, 0];
         0x0a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
 }
@@ -3739,7 +3739,7 @@ impl ::fastrs::Message for DescribeScheduleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeScheduleRequest {
     __fastrs::table::table! {
-        DescribeScheduleRequest, unknown_fields, [0, 1, 2];
+        DescribeScheduleRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 schedule_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -3776,7 +3776,7 @@ impl ::fastrs::Message for DescribeScheduleResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeScheduleResponse {
     __fastrs::table::table! {
-        DescribeScheduleResponse, unknown_fields, [0, 1, 2, 3, 4, 5];
+        DescribeScheduleResponse, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a schedule: __fastrs::Optional<__fastrs::Tab<super::super::schedule::v1::Schedule>>;
         0x12 info: __fastrs::Optional<__fastrs::Tab<super::super::schedule::v1::ScheduleInfo>>;
         0x1a memo: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Memo>>;
@@ -3825,7 +3825,7 @@ impl ::fastrs::Message for UpdateScheduleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateScheduleRequest {
     __fastrs::table::table! {
-        UpdateScheduleRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        UpdateScheduleRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 schedule_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a schedule: __fastrs::Optional<__fastrs::Tab<super::super::schedule::v1::Schedule>>;
@@ -3874,7 +3874,7 @@ impl ::fastrs::Message for PatchScheduleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PatchScheduleRequest {
     __fastrs::table::table! {
-        PatchScheduleRequest, unknown_fields, [0, 1, 2, 3, 4, 5];
+        PatchScheduleRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 schedule_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a patch: __fastrs::Optional<__fastrs::Tab<super::super::schedule::v1::SchedulePatch>>;
@@ -3918,7 +3918,7 @@ impl ::fastrs::Message for ListScheduleMatchingTimesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListScheduleMatchingTimesRequest {
     __fastrs::table::table! {
-        ListScheduleMatchingTimesRequest, unknown_fields, [0, 1, 2, 3, 4];
+        ListScheduleMatchingTimesRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 schedule_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a start_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -3939,7 +3939,7 @@ impl ::fastrs::Message for ListScheduleMatchingTimesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListScheduleMatchingTimesResponse {
     __fastrs::table::table! {
-        ListScheduleMatchingTimesResponse, unknown_fields, [0, 1];
+        ListScheduleMatchingTimesResponse, unknown_fields, [0, 0];
         0x0a start_time: __fastrs::Repeated<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
     }
 }
@@ -3962,7 +3962,7 @@ impl ::fastrs::Message for DeleteScheduleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteScheduleRequest {
     __fastrs::table::table! {
-        DeleteScheduleRequest, unknown_fields, [0, 1, 2, 3];
+        DeleteScheduleRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 schedule_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -4005,7 +4005,7 @@ impl ::fastrs::Message for ListSchedulesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListSchedulesRequest {
     __fastrs::table::table! {
-        ListSchedulesRequest, unknown_fields, [0, 1, 2, 3, 4];
+        ListSchedulesRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 maximum_page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -4032,7 +4032,7 @@ impl ::fastrs::Message for ListSchedulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListSchedulesResponse {
     __fastrs::table::table! {
-        ListSchedulesResponse, unknown_fields, recycle, [0, 1, 2];
+        ListSchedulesResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a schedules: __fastrs::Repeated<__fastrs::Tab<super::super::schedule::v1::ScheduleListEntry>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -4053,7 +4053,7 @@ impl ::fastrs::Message for CountSchedulesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountSchedulesRequest {
     __fastrs::table::table! {
-        CountSchedulesRequest, unknown_fields, [0, 1, 2];
+        CountSchedulesRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 query: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -4083,7 +4083,7 @@ impl ::fastrs::Message for CountSchedulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountSchedulesResponse {
     __fastrs::table::table! {
-        CountSchedulesResponse, unknown_fields, recycle, [0, 1, 2];
+        CountSchedulesResponse, unknown_fields, recycle, [0, 0, 1];
         0x08 count: __fastrs::Implicit<__fastrs::Int64>;
         0x12 groups: __fastrs::Repeated<__fastrs::Tab<count_schedules_response::AggregationGroup>>;
     }
@@ -4111,7 +4111,7 @@ pub mod count_schedules_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AggregationGroup {
         __fastrs::table::table! {
-            AggregationGroup, unknown_fields, recycle, [0, 1, 2];
+            AggregationGroup, unknown_fields, recycle, [0, 0, 1];
             0x0a group_values: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x10 count: __fastrs::Implicit<__fastrs::Int64>;
         }
@@ -4139,7 +4139,7 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerBuildIdCompatibilityRequest {
     __fastrs::table::table! {
-        UpdateWorkerBuildIdCompatibilityRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        UpdateWorkerBuildIdCompatibilityRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Implicit<__fastrs::Str>;
         0x1a ..= 7 operation = update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet: __fastrs::Member<__fastrs::Str>;
@@ -4239,7 +4239,7 @@ pub mod update_worker_build_id_compatibility_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AddNewCompatibleVersion {
         __fastrs::table::table! {
-            AddNewCompatibleVersion, unknown_fields, [0, 1, 2, 3];
+            AddNewCompatibleVersion, unknown_fields, [0, 0, 1, 2];
             0x0a new_build_id: __fastrs::Implicit<__fastrs::Str>;
             0x12 existing_compatible_build_id: __fastrs::Implicit<__fastrs::Str>;
             0x18 make_set_default: __fastrs::Implicit<__fastrs::Bool>;
@@ -4262,7 +4262,7 @@ pub mod update_worker_build_id_compatibility_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for MergeSets {
         __fastrs::table::table! {
-            MergeSets, unknown_fields, [0, 1, 2];
+            MergeSets, unknown_fields, [0, 0, 1];
             0x0a primary_set_build_id: __fastrs::Implicit<__fastrs::Str>;
             0x12 secondary_set_build_id: __fastrs::Implicit<__fastrs::Str>;
         }
@@ -4305,7 +4305,7 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerBuildIdCompatibilityRequest {
     __fastrs::table::table! {
-        GetWorkerBuildIdCompatibilityRequest, unknown_fields, [0, 1, 2, 3];
+        GetWorkerBuildIdCompatibilityRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Implicit<__fastrs::Str>;
         0x18 max_sets: __fastrs::Implicit<__fastrs::Int32>;
@@ -4336,7 +4336,7 @@ impl ::fastrs::Message for GetWorkerBuildIdCompatibilityResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerBuildIdCompatibilityResponse {
     __fastrs::table::table! {
-        GetWorkerBuildIdCompatibilityResponse, unknown_fields, recycle, [0, 1];
+        GetWorkerBuildIdCompatibilityResponse, unknown_fields, recycle, [0, 0];
         0x0a major_version_sets: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::CompatibleVersionSet>>;
     }
 }
@@ -4369,7 +4369,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerVersioningRulesRequest {
     __fastrs::table::table! {
-        UpdateWorkerVersioningRulesRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        UpdateWorkerVersioningRulesRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Implicit<__fastrs::Str>;
         0x1a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -4464,7 +4464,7 @@ pub mod update_worker_versioning_rules_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for InsertBuildIdAssignmentRule {
         __fastrs::table::table! {
-            InsertBuildIdAssignmentRule, unknown_fields, [0, 1, 2];
+            InsertBuildIdAssignmentRule, unknown_fields, [0, 0, 1];
             0x08 rule_index: __fastrs::Implicit<__fastrs::Int32>;
             0x12 rule: __fastrs::Optional<__fastrs::Tab<super::super::super::taskqueue::v1::BuildIdAssignmentRule>>;
         }
@@ -4493,7 +4493,7 @@ pub mod update_worker_versioning_rules_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ReplaceBuildIdAssignmentRule {
         __fastrs::table::table! {
-            ReplaceBuildIdAssignmentRule, unknown_fields, [0, 1, 2, 3];
+            ReplaceBuildIdAssignmentRule, unknown_fields, [0, 0, 1, 2];
             0x08 rule_index: __fastrs::Implicit<__fastrs::Int32>;
             0x12 rule: __fastrs::Optional<__fastrs::Tab<super::super::super::taskqueue::v1::BuildIdAssignmentRule>>;
             0x18 force: __fastrs::Implicit<__fastrs::Bool>;
@@ -4519,7 +4519,7 @@ pub mod update_worker_versioning_rules_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for DeleteBuildIdAssignmentRule {
         __fastrs::table::table! {
-            DeleteBuildIdAssignmentRule, unknown_fields, [0, 1, 2];
+            DeleteBuildIdAssignmentRule, unknown_fields, [0, 0, 1];
             0x08 rule_index: __fastrs::Implicit<__fastrs::Int32>;
             0x10 force: __fastrs::Implicit<__fastrs::Bool>;
         }
@@ -4542,7 +4542,7 @@ pub mod update_worker_versioning_rules_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AddCompatibleBuildIdRedirectRule {
         __fastrs::table::table! {
-            AddCompatibleBuildIdRedirectRule, unknown_fields, [0, 1];
+            AddCompatibleBuildIdRedirectRule, unknown_fields, [0, 0];
             0x0a rule: __fastrs::Optional<__fastrs::Tab<super::super::super::taskqueue::v1::CompatibleBuildIdRedirectRule>>;
         }
     }
@@ -4563,7 +4563,7 @@ pub mod update_worker_versioning_rules_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for ReplaceCompatibleBuildIdRedirectRule {
         __fastrs::table::table! {
-            ReplaceCompatibleBuildIdRedirectRule, unknown_fields, [0, 1];
+            ReplaceCompatibleBuildIdRedirectRule, unknown_fields, [0, 0];
             0x0a rule: __fastrs::Optional<__fastrs::Tab<super::super::super::taskqueue::v1::CompatibleBuildIdRedirectRule>>;
         }
     }
@@ -4581,7 +4581,7 @@ pub mod update_worker_versioning_rules_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for DeleteCompatibleBuildIdRedirectRule {
         __fastrs::table::table! {
-            DeleteCompatibleBuildIdRedirectRule, unknown_fields, [0, 1];
+            DeleteCompatibleBuildIdRedirectRule, unknown_fields, [0, 0];
             0x0a source_build_id: __fastrs::Implicit<__fastrs::Str>;
         }
     }
@@ -4612,7 +4612,7 @@ pub mod update_worker_versioning_rules_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for CommitBuildId {
         __fastrs::table::table! {
-            CommitBuildId, unknown_fields, [0, 1, 2];
+            CommitBuildId, unknown_fields, [0, 0, 1];
             0x0a target_build_id: __fastrs::Implicit<__fastrs::Str>;
             0x10 force: __fastrs::Implicit<__fastrs::Bool>;
         }
@@ -4645,7 +4645,7 @@ impl ::fastrs::Message for UpdateWorkerVersioningRulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerVersioningRulesResponse {
     __fastrs::table::table! {
-        UpdateWorkerVersioningRulesResponse, unknown_fields, recycle, [0, 1, 2, 3];
+        UpdateWorkerVersioningRulesResponse, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a assignment_rules: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TimestampedBuildIdAssignmentRule>>;
         0x12 compatible_redirect_rules: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TimestampedCompatibleBuildIdRedirectRule>>;
         0x1a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -4667,7 +4667,7 @@ impl ::fastrs::Message for GetWorkerVersioningRulesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerVersioningRulesRequest {
     __fastrs::table::table! {
-        GetWorkerVersioningRulesRequest, unknown_fields, [0, 1, 2];
+        GetWorkerVersioningRulesRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -4699,7 +4699,7 @@ impl ::fastrs::Message for GetWorkerVersioningRulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerVersioningRulesResponse {
     __fastrs::table::table! {
-        GetWorkerVersioningRulesResponse, unknown_fields, recycle, [0, 1, 2, 3];
+        GetWorkerVersioningRulesResponse, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a assignment_rules: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TimestampedBuildIdAssignmentRule>>;
         0x12 compatible_redirect_rules: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::TimestampedCompatibleBuildIdRedirectRule>>;
         0x1a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -4742,7 +4742,7 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerTaskReachabilityRequest {
     __fastrs::table::table! {
-        GetWorkerTaskReachabilityRequest, unknown_fields, recycle, [0, 1, 2, 3, 4];
+        GetWorkerTaskReachabilityRequest, unknown_fields, recycle, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 build_ids: __fastrs::Repeated<__fastrs::Str>;
         0x1a task_queues: __fastrs::Repeated<__fastrs::Str>;
@@ -4779,7 +4779,7 @@ impl ::fastrs::Message for GetWorkerTaskReachabilityResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetWorkerTaskReachabilityResponse {
     __fastrs::table::table! {
-        GetWorkerTaskReachabilityResponse, unknown_fields, recycle, [0, 1];
+        GetWorkerTaskReachabilityResponse, unknown_fields, recycle, [0, 0];
         0x0a build_id_reachability: __fastrs::Repeated<__fastrs::Tab<super::super::taskqueue::v1::BuildIdReachability>>;
     }
 }
@@ -4819,7 +4819,7 @@ impl ::fastrs::Message for UpdateWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkflowExecutionRequest {
     __fastrs::table::table! {
-        UpdateWorkflowExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5];
+        UpdateWorkflowExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a first_execution_run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -4861,7 +4861,7 @@ impl ::fastrs::Message for UpdateWorkflowExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkflowExecutionResponse {
     __fastrs::table::table! {
-        UpdateWorkflowExecutionResponse, unknown_fields, [0, 1, 2, 3, 4];
+        UpdateWorkflowExecutionResponse, unknown_fields, [0, 0, 1, 2, 3];
         0x0a update_ref: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::UpdateRef>>;
         0x12 outcome: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Outcome>>;
         0x18 stage: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage>>;
@@ -4914,8 +4914,8 @@ impl ::fastrs::Message for StartBatchOperationRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartBatchOperationRequest {
     __fastrs::table::table! {
-        StartBatchOperationRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 0, 0, 0, 7, 8,
-            9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19];
+        StartBatchOperationRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 0, 0, 0, 6, 7,
+            8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 visibility_query: __fastrs::Implicit<__fastrs::Str>;
         0x1a job_id: __fastrs::Implicit<__fastrs::Str>;
@@ -5061,7 +5061,7 @@ impl ::fastrs::Message for StopBatchOperationRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StopBatchOperationRequest {
     __fastrs::table::table! {
-        StopBatchOperationRequest, unknown_fields, [0, 1, 2, 3, 4];
+        StopBatchOperationRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 job_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a reason: __fastrs::Implicit<__fastrs::Str>;
@@ -5101,7 +5101,7 @@ impl ::fastrs::Message for DescribeBatchOperationRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeBatchOperationRequest {
     __fastrs::table::table! {
-        DescribeBatchOperationRequest, unknown_fields, [0, 1, 2];
+        DescribeBatchOperationRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 job_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -5146,8 +5146,8 @@ impl ::fastrs::Message for DescribeBatchOperationResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeBatchOperationResponse {
     __fastrs::table::table! {
-        DescribeBatchOperationResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12];
+        DescribeBatchOperationResponse, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+            10, 11];
         0x08 operation_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BatchOperationType>>;
         0x12 job_id: __fastrs::Implicit<__fastrs::Str>;
         0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::BatchOperationState>>;
@@ -5181,7 +5181,7 @@ impl ::fastrs::Message for ListBatchOperationsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListBatchOperationsRequest {
     __fastrs::table::table! {
-        ListBatchOperationsRequest, unknown_fields, [0, 1, 2, 3];
+        ListBatchOperationsRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -5208,7 +5208,7 @@ impl ::fastrs::Message for ListBatchOperationsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListBatchOperationsResponse {
     __fastrs::table::table! {
-        ListBatchOperationsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListBatchOperationsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a operation_info: __fastrs::Repeated<__fastrs::Tab<super::super::batch::v1::BatchOperationInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -5236,7 +5236,7 @@ impl ::fastrs::Message for PollWorkflowExecutionUpdateRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollWorkflowExecutionUpdateRequest {
     __fastrs::table::table! {
-        PollWorkflowExecutionUpdateRequest, unknown_fields, [0, 1, 2, 3, 4];
+        PollWorkflowExecutionUpdateRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 update_ref: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::UpdateRef>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -5277,7 +5277,7 @@ impl ::fastrs::Message for PollWorkflowExecutionUpdateResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollWorkflowExecutionUpdateResponse {
     __fastrs::table::table! {
-        PollWorkflowExecutionUpdateResponse, unknown_fields, [0, 1, 2, 3];
+        PollWorkflowExecutionUpdateResponse, unknown_fields, [0, 0, 1, 2];
         0x0a outcome: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::Outcome>>;
         0x10 stage: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::UpdateWorkflowExecutionLifecycleStage>>;
         0x1a update_ref: __fastrs::Optional<__fastrs::Tab<super::super::update::v1::UpdateRef>>;
@@ -5326,7 +5326,7 @@ impl ::fastrs::Message for PollNexusTaskQueueRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollNexusTaskQueueRequest {
     __fastrs::table::table! {
-        PollNexusTaskQueueRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 0, 5, 6, 7, 8];
+        PollNexusTaskQueueRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 0, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a task_queue: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueue>>;
@@ -5386,7 +5386,7 @@ impl ::fastrs::Message for PollNexusTaskQueueResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollNexusTaskQueueResponse {
     __fastrs::table::table! {
-        PollNexusTaskQueueResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6];
+        PollNexusTaskQueueResponse, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5];
         0x0a task_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 request: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::Request>>;
         0x1a poller_scaling_decision: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::PollerScalingDecision>>;
@@ -5418,7 +5418,7 @@ impl ::fastrs::Message for RespondNexusTaskCompletedRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondNexusTaskCompletedRequest {
     __fastrs::table::table! {
-        RespondNexusTaskCompletedRequest, unknown_fields, [0, 1, 2, 3, 4, 5];
+        RespondNexusTaskCompletedRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a task_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -5468,7 +5468,7 @@ impl ::fastrs::Message for RespondNexusTaskFailedRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RespondNexusTaskFailedRequest {
     __fastrs::table::table! {
-        RespondNexusTaskFailedRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        RespondNexusTaskFailedRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a task_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -5523,7 +5523,7 @@ impl ::fastrs::Message for ExecuteMultiOperationRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteMultiOperationRequest {
     __fastrs::table::table! {
-        ExecuteMultiOperationRequest, unknown_fields, recycle, [0, 1, 2, 3];
+        ExecuteMultiOperationRequest, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 operations: __fastrs::Repeated<__fastrs::Tab<execute_multi_operation_request::Operation>>;
         0x1a resource_id: __fastrs::Implicit<__fastrs::Str>;
@@ -5546,7 +5546,7 @@ pub mod execute_multi_operation_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Operation {
         __fastrs::table::table! {
-            Operation, unknown_fields, [0, 1, 2];
+            Operation, unknown_fields, [0, 0, 1];
             0x0a ..= 2 operation = operation::Operation::StartWorkflow: __fastrs::Member<__fastrs::Tab<super::StartWorkflowExecutionRequest>>;
             0x12 operation = operation::Operation::UpdateWorkflow: __fastrs::Member<__fastrs::Tab<super::UpdateWorkflowExecutionRequest>>;
         }
@@ -5608,7 +5608,7 @@ impl ::fastrs::Message for ExecuteMultiOperationResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ExecuteMultiOperationResponse {
     __fastrs::table::table! {
-        ExecuteMultiOperationResponse, unknown_fields, recycle, [0, 1];
+        ExecuteMultiOperationResponse, unknown_fields, recycle, [0, 0];
         0x0a responses: __fastrs::Repeated<__fastrs::Tab<execute_multi_operation_response::Response>>;
     }
 }
@@ -5629,7 +5629,7 @@ pub mod execute_multi_operation_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Response {
         __fastrs::table::table! {
-            Response, unknown_fields, [0, 1, 2];
+            Response, unknown_fields, [0, 0, 1];
             0x0a ..= 2 response = response::Response::StartWorkflow: __fastrs::Member<__fastrs::Tab<super::StartWorkflowExecutionResponse>>;
             0x12 response = response::Response::UpdateWorkflow: __fastrs::Member<__fastrs::Tab<super::UpdateWorkflowExecutionResponse>>;
         }
@@ -5696,7 +5696,7 @@ impl ::fastrs::Message for UpdateActivityOptionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateActivityOptionsRequest {
     __fastrs::table::table! {
-        UpdateActivityOptionsRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        UpdateActivityOptionsRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -5786,7 +5786,7 @@ impl ::fastrs::Message for UpdateActivityExecutionOptionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateActivityExecutionOptionsRequest {
     __fastrs::table::table! {
-        UpdateActivityExecutionOptionsRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        UpdateActivityExecutionOptionsRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a activity_id: __fastrs::Implicit<__fastrs::Str>;
@@ -5816,7 +5816,7 @@ impl ::fastrs::Message for UpdateActivityOptionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateActivityOptionsResponse {
     __fastrs::table::table! {
-        UpdateActivityOptionsResponse, unknown_fields, [0, 1];
+        UpdateActivityOptionsResponse, unknown_fields, [0, 0];
         0x0a activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
     }
 }
@@ -5837,7 +5837,7 @@ impl ::fastrs::Message for UpdateActivityExecutionOptionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateActivityExecutionOptionsResponse {
     __fastrs::table::table! {
-        UpdateActivityExecutionOptionsResponse, unknown_fields, [0, 1];
+        UpdateActivityExecutionOptionsResponse, unknown_fields, [0, 0];
         0x0a activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
     }
 }
@@ -5867,7 +5867,7 @@ impl ::fastrs::Message for PauseActivityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PauseActivityRequest {
     __fastrs::table::table! {
-        PauseActivityRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        PauseActivityRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -5935,7 +5935,7 @@ impl ::fastrs::Message for PauseActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PauseActivityExecutionRequest {
     __fastrs::table::table! {
-        PauseActivityExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        PauseActivityExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a activity_id: __fastrs::Implicit<__fastrs::Str>;
@@ -6007,7 +6007,7 @@ impl ::fastrs::Message for UnpauseActivityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UnpauseActivityRequest {
     __fastrs::table::table! {
-        UnpauseActivityRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        UnpauseActivityRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -6087,7 +6087,7 @@ impl ::fastrs::Message for UnpauseActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UnpauseActivityExecutionRequest {
     __fastrs::table::table! {
-        UnpauseActivityExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        UnpauseActivityExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a activity_id: __fastrs::Implicit<__fastrs::Str>;
@@ -6168,7 +6168,7 @@ impl ::fastrs::Message for ResetActivityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetActivityRequest {
     __fastrs::table::table! {
-        ResetActivityRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        ResetActivityRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -6254,7 +6254,7 @@ impl ::fastrs::Message for ResetActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetActivityExecutionRequest {
     __fastrs::table::table! {
-        ResetActivityExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        ResetActivityExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a activity_id: __fastrs::Implicit<__fastrs::Str>;
@@ -6332,7 +6332,7 @@ impl ::fastrs::Message for UpdateWorkflowExecutionOptionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkflowExecutionOptionsRequest {
     __fastrs::table::table! {
-        UpdateWorkflowExecutionOptionsRequest, unknown_fields, [0, 1, 2, 3, 4, 5];
+        UpdateWorkflowExecutionOptionsRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a workflow_execution_options: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionOptions>>;
@@ -6360,7 +6360,7 @@ impl ::fastrs::Message for UpdateWorkflowExecutionOptionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkflowExecutionOptionsResponse {
     __fastrs::table::table! {
-        UpdateWorkflowExecutionOptionsResponse, unknown_fields, [0, 1, 2];
+        UpdateWorkflowExecutionOptionsResponse, unknown_fields, [0, 0, 1];
         0x0a workflow_execution_options: __fastrs::Optional<__fastrs::Tab<super::super::workflow::v1::WorkflowExecutionOptions>>;
         0x12 update_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
     }
@@ -6381,7 +6381,7 @@ impl ::fastrs::Message for DescribeDeploymentRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeDeploymentRequest {
     __fastrs::table::table! {
-        DescribeDeploymentRequest, unknown_fields, [0, 1, 2];
+        DescribeDeploymentRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
     }
@@ -6403,7 +6403,7 @@ impl ::fastrs::Message for DescribeDeploymentResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeDeploymentResponse {
     __fastrs::table::table! {
-        DescribeDeploymentResponse, unknown_fields, [0, 1];
+        DescribeDeploymentResponse, unknown_fields, [0, 0];
         0x0a deployment_info: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::DeploymentInfo>>;
     }
 }
@@ -6430,7 +6430,7 @@ impl ::fastrs::Message for DescribeWorkerDeploymentVersionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkerDeploymentVersionRequest {
     __fastrs::table::table! {
-        DescribeWorkerDeploymentVersionRequest, unknown_fields, [0, 1, 2, 3, 4];
+        DescribeWorkerDeploymentVersionRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 version: __fastrs::Implicit<__fastrs::Str>;
         0x1a deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
@@ -6460,7 +6460,7 @@ impl ::fastrs::Message for DescribeWorkerDeploymentVersionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkerDeploymentVersionResponse {
     __fastrs::table::table! {
-        DescribeWorkerDeploymentVersionResponse, unknown_fields, recycle, [0, 1, 2];
+        DescribeWorkerDeploymentVersionResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a worker_deployment_version_info: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersionInfo>>;
         0x12 version_task_queues: __fastrs::Repeated<__fastrs::Tab<describe_worker_deployment_version_response::VersionTaskQueue>>;
     }
@@ -6496,7 +6496,7 @@ pub mod describe_worker_deployment_version_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for VersionTaskQueue {
         __fastrs::table::table! {
-            VersionTaskQueue, unknown_fields, [0, 1, 2, 3, 4];
+            VersionTaskQueue, unknown_fields, [0, 0, 1, 2, 3];
             0x0a name: __fastrs::Implicit<__fastrs::Str>;
             0x10 r#type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::super::enums::v1::TaskQueueType>>;
             0x1a stats: __fastrs::Optional<__fastrs::Tab<super::super::super::taskqueue::v1::TaskQueueStats>>;
@@ -6576,7 +6576,7 @@ impl ::fastrs::Message for DescribeWorkerDeploymentRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkerDeploymentRequest {
     __fastrs::table::table! {
-        DescribeWorkerDeploymentRequest, unknown_fields, [0, 1, 2];
+        DescribeWorkerDeploymentRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -6601,7 +6601,7 @@ impl ::fastrs::Message for DescribeWorkerDeploymentResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkerDeploymentResponse {
     __fastrs::table::table! {
-        DescribeWorkerDeploymentResponse, unknown_fields, [0, 1, 2];
+        DescribeWorkerDeploymentResponse, unknown_fields, [0, 0, 1];
         0x0a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 worker_deployment_info: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentInfo>>;
     }
@@ -6625,7 +6625,7 @@ impl ::fastrs::Message for ListDeploymentsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListDeploymentsRequest {
     __fastrs::table::table! {
-        ListDeploymentsRequest, unknown_fields, [0, 1, 2, 3, 4];
+        ListDeploymentsRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -6653,7 +6653,7 @@ impl ::fastrs::Message for ListDeploymentsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListDeploymentsResponse {
     __fastrs::table::table! {
-        ListDeploymentsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListDeploymentsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 deployments: __fastrs::Repeated<__fastrs::Tab<super::super::deployment::v1::DeploymentListInfo>>;
     }
@@ -6682,7 +6682,7 @@ impl ::fastrs::Message for SetCurrentDeploymentRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetCurrentDeploymentRequest {
     __fastrs::table::table! {
-        SetCurrentDeploymentRequest, unknown_fields, [0, 1, 2, 3, 4];
+        SetCurrentDeploymentRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -6710,7 +6710,7 @@ impl ::fastrs::Message for SetCurrentDeploymentResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetCurrentDeploymentResponse {
     __fastrs::table::table! {
-        SetCurrentDeploymentResponse, unknown_fields, [0, 1, 2];
+        SetCurrentDeploymentResponse, unknown_fields, [0, 0, 1];
         0x0a current_deployment_info: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::DeploymentInfo>>;
         0x12 previous_deployment_info: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::DeploymentInfo>>;
     }
@@ -6763,7 +6763,7 @@ impl ::fastrs::Message for SetWorkerDeploymentCurrentVersionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetWorkerDeploymentCurrentVersionRequest {
     __fastrs::table::table! {
-        SetWorkerDeploymentCurrentVersionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 0, 8];
+        SetWorkerDeploymentCurrentVersionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 0, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
         0x1a version: __fastrs::Implicit<__fastrs::Str>;
@@ -6803,7 +6803,7 @@ impl ::fastrs::Message for SetWorkerDeploymentCurrentVersionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetWorkerDeploymentCurrentVersionResponse {
     __fastrs::table::table! {
-        SetWorkerDeploymentCurrentVersionResponse, unknown_fields, [0, 1, 2, 3];
+        SetWorkerDeploymentCurrentVersionResponse, unknown_fields, [0, 0, 1, 2];
         0x0a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 previous_version: __fastrs::Implicit<__fastrs::Str>;
         0x1a previous_deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
@@ -6862,7 +6862,7 @@ impl ::fastrs::Message for SetWorkerDeploymentRampingVersionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetWorkerDeploymentRampingVersionRequest {
     __fastrs::table::table! {
-        SetWorkerDeploymentRampingVersionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 9];
+        SetWorkerDeploymentRampingVersionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 0, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
         0x1a version: __fastrs::Implicit<__fastrs::Str>;
@@ -6910,7 +6910,7 @@ impl ::fastrs::Message for SetWorkerDeploymentRampingVersionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetWorkerDeploymentRampingVersionResponse {
     __fastrs::table::table! {
-        SetWorkerDeploymentRampingVersionResponse, unknown_fields, [0, 1, 2, 3, 4];
+        SetWorkerDeploymentRampingVersionResponse, unknown_fields, [0, 0, 1, 2, 3];
         0x0a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 previous_version: __fastrs::Implicit<__fastrs::Str>;
         0x1d previous_percentage: __fastrs::Implicit<__fastrs::Float>;
@@ -6939,7 +6939,7 @@ impl ::fastrs::Message for CreateWorkerDeploymentRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateWorkerDeploymentRequest {
     __fastrs::table::table! {
-        CreateWorkerDeploymentRequest, unknown_fields, [0, 1, 2, 0, 3, 4];
+        CreateWorkerDeploymentRequest, unknown_fields, [0, 0, 1, 0, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
         0x22 identity: __fastrs::Implicit<__fastrs::Str>;
@@ -6963,7 +6963,7 @@ impl ::fastrs::Message for CreateWorkerDeploymentResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateWorkerDeploymentResponse {
     __fastrs::table::table! {
-        CreateWorkerDeploymentResponse, unknown_fields, [0, 1];
+        CreateWorkerDeploymentResponse, unknown_fields, [0, 0];
         0x0a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
 }
@@ -6983,7 +6983,7 @@ impl ::fastrs::Message for ListWorkerDeploymentsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkerDeploymentsRequest {
     __fastrs::table::table! {
-        ListWorkerDeploymentsRequest, unknown_fields, [0, 1, 2, 3];
+        ListWorkerDeploymentsRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -7010,7 +7010,7 @@ impl ::fastrs::Message for ListWorkerDeploymentsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkerDeploymentsResponse {
     __fastrs::table::table! {
-        ListWorkerDeploymentsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListWorkerDeploymentsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 worker_deployments: __fastrs::Repeated<__fastrs::Tab<list_worker_deployments_response::WorkerDeploymentSummary>>;
     }
@@ -7050,7 +7050,7 @@ pub mod list_worker_deployments_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for WorkerDeploymentSummary {
         __fastrs::table::table! {
-            WorkerDeploymentSummary, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+            WorkerDeploymentSummary, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
             0x0a name: __fastrs::Implicit<__fastrs::Str>;
             0x12 create_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
             0x1a routing_config: __fastrs::Optional<__fastrs::Tab<super::super::super::deployment::v1::RoutingConfig>>;
@@ -7088,7 +7088,7 @@ impl ::fastrs::Message for CreateWorkerDeploymentVersionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateWorkerDeploymentVersionRequest {
     __fastrs::table::table! {
-        CreateWorkerDeploymentVersionRequest, unknown_fields, [0, 1, 2, 3, 4, 5];
+        CreateWorkerDeploymentVersionRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -7144,7 +7144,7 @@ impl ::fastrs::Message for DeleteWorkerDeploymentVersionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteWorkerDeploymentVersionRequest {
     __fastrs::table::table! {
-        DeleteWorkerDeploymentVersionRequest, unknown_fields, [0, 1, 2, 3, 4, 5];
+        DeleteWorkerDeploymentVersionRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 version: __fastrs::Implicit<__fastrs::Str>;
         0x18 skip_drainage: __fastrs::Implicit<__fastrs::Bool>;
@@ -7187,7 +7187,7 @@ impl ::fastrs::Message for DeleteWorkerDeploymentRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteWorkerDeploymentRequest {
     __fastrs::table::table! {
-        DeleteWorkerDeploymentRequest, unknown_fields, [0, 1, 2, 3];
+        DeleteWorkerDeploymentRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -7247,8 +7247,8 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionComputeConfigRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionComputeConfigRequest {
     __fastrs::table::table! {
-        UpdateWorkerDeploymentVersionComputeConfigRequest, unknown_fields, recycle, [0, 1, 2, 3, 4,
-            0, 5, 6];
+        UpdateWorkerDeploymentVersionComputeConfigRequest, unknown_fields, recycle, [0, 0, 1, 2, 3,
+            0, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -7368,8 +7368,8 @@ impl ::fastrs::Message for ValidateWorkerDeploymentVersionComputeConfigRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ValidateWorkerDeploymentVersionComputeConfigRequest {
     __fastrs::table::table! {
-        ValidateWorkerDeploymentVersionComputeConfigRequest, unknown_fields, recycle, [0, 1, 2, 3,
-            0, 0, 4, 5];
+        ValidateWorkerDeploymentVersionComputeConfigRequest, unknown_fields, recycle, [0, 0, 1, 2,
+            0, 0, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_version: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::WorkerDeploymentVersion>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -7487,8 +7487,8 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionMetadataRequest {
     __fastrs::table::table! {
-        UpdateWorkerDeploymentVersionMetadataRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5,
-            6];
+        UpdateWorkerDeploymentVersionMetadataRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4,
+            5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 version: __fastrs::Implicit<__fastrs::Str>;
         0x1a => hooked;
@@ -7567,7 +7567,7 @@ impl ::fastrs::Message for UpdateWorkerDeploymentVersionMetadataResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerDeploymentVersionMetadataResponse {
     __fastrs::table::table! {
-        UpdateWorkerDeploymentVersionMetadataResponse, unknown_fields, [0, 1];
+        UpdateWorkerDeploymentVersionMetadataResponse, unknown_fields, [0, 0];
         0x0a metadata: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::VersionMetadata>>;
     }
 }
@@ -7597,7 +7597,7 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetWorkerDeploymentManagerRequest {
     __fastrs::table::table! {
-        SetWorkerDeploymentManagerRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        SetWorkerDeploymentManagerRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
         0x1a ..= 4 new_manager_identity = set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity: __fastrs::Member<__fastrs::Str>;
@@ -7661,7 +7661,7 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetWorkerDeploymentManagerResponse {
     __fastrs::table::table! {
-        SetWorkerDeploymentManagerResponse, unknown_fields, [0, 1, 2];
+        SetWorkerDeploymentManagerResponse, unknown_fields, [0, 0, 1];
         0x0a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x12 previous_manager_identity: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -7683,7 +7683,7 @@ impl ::fastrs::Message for GetCurrentDeploymentRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetCurrentDeploymentRequest {
     __fastrs::table::table! {
-        GetCurrentDeploymentRequest, unknown_fields, [0, 1, 2];
+        GetCurrentDeploymentRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 series_name: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -7705,7 +7705,7 @@ impl ::fastrs::Message for GetCurrentDeploymentResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetCurrentDeploymentResponse {
     __fastrs::table::table! {
-        GetCurrentDeploymentResponse, unknown_fields, [0, 1];
+        GetCurrentDeploymentResponse, unknown_fields, [0, 0];
         0x0a current_deployment_info: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::DeploymentInfo>>;
     }
 }
@@ -7725,7 +7725,7 @@ impl ::fastrs::Message for GetDeploymentReachabilityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetDeploymentReachabilityRequest {
     __fastrs::table::table! {
-        GetDeploymentReachabilityRequest, unknown_fields, [0, 1, 2];
+        GetDeploymentReachabilityRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::Deployment>>;
     }
@@ -7753,7 +7753,7 @@ impl ::fastrs::Message for GetDeploymentReachabilityResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for GetDeploymentReachabilityResponse {
     __fastrs::table::table! {
-        GetDeploymentReachabilityResponse, unknown_fields, [0, 1, 2, 3];
+        GetDeploymentReachabilityResponse, unknown_fields, [0, 0, 1, 2];
         0x0a deployment_info: __fastrs::Optional<__fastrs::Tab<super::super::deployment::v1::DeploymentInfo>>;
         0x10 reachability: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::DeploymentReachability>>;
         0x1a last_update_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -7785,7 +7785,7 @@ impl ::fastrs::Message for CreateWorkflowRuleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateWorkflowRuleRequest {
     __fastrs::table::table! {
-        CreateWorkflowRuleRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        CreateWorkflowRuleRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 spec: __fastrs::Optional<__fastrs::Tab<super::super::rules::v1::WorkflowRuleSpec>>;
         0x18 force_scan: __fastrs::Implicit<__fastrs::Bool>;
@@ -7811,7 +7811,7 @@ impl ::fastrs::Message for CreateWorkflowRuleResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CreateWorkflowRuleResponse {
     __fastrs::table::table! {
-        CreateWorkflowRuleResponse, unknown_fields, [0, 1, 2];
+        CreateWorkflowRuleResponse, unknown_fields, [0, 0, 1];
         0x0a rule: __fastrs::Optional<__fastrs::Tab<super::super::rules::v1::WorkflowRule>>;
         0x12 job_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -7832,7 +7832,7 @@ impl ::fastrs::Message for DescribeWorkflowRuleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkflowRuleRequest {
     __fastrs::table::table! {
-        DescribeWorkflowRuleRequest, unknown_fields, [0, 1, 2];
+        DescribeWorkflowRuleRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 rule_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -7852,7 +7852,7 @@ impl ::fastrs::Message for DescribeWorkflowRuleResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkflowRuleResponse {
     __fastrs::table::table! {
-        DescribeWorkflowRuleResponse, unknown_fields, [0, 1];
+        DescribeWorkflowRuleResponse, unknown_fields, [0, 0];
         0x0a rule: __fastrs::Optional<__fastrs::Tab<super::super::rules::v1::WorkflowRule>>;
     }
 }
@@ -7872,7 +7872,7 @@ impl ::fastrs::Message for DeleteWorkflowRuleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteWorkflowRuleRequest {
     __fastrs::table::table! {
-        DeleteWorkflowRuleRequest, unknown_fields, [0, 1, 2];
+        DeleteWorkflowRuleRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 rule_id: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -7908,7 +7908,7 @@ impl ::fastrs::Message for ListWorkflowRulesRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkflowRulesRequest {
     __fastrs::table::table! {
-        ListWorkflowRulesRequest, unknown_fields, [0, 1, 2];
+        ListWorkflowRulesRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -7931,7 +7931,7 @@ impl ::fastrs::Message for ListWorkflowRulesResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkflowRulesResponse {
     __fastrs::table::table! {
-        ListWorkflowRulesResponse, unknown_fields, recycle, [0, 1, 2];
+        ListWorkflowRulesResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a rules: __fastrs::Repeated<__fastrs::Tab<super::super::rules::v1::WorkflowRule>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -7956,7 +7956,7 @@ impl ::fastrs::Message for TriggerWorkflowRuleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TriggerWorkflowRuleRequest {
     __fastrs::table::table! {
-        TriggerWorkflowRuleRequest, unknown_fields, [0, 1, 2, 3, 4, 5];
+        TriggerWorkflowRuleRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
@@ -8007,7 +8007,7 @@ impl ::fastrs::Message for TriggerWorkflowRuleResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TriggerWorkflowRuleResponse {
     __fastrs::table::table! {
-        TriggerWorkflowRuleResponse, unknown_fields, [0, 1];
+        TriggerWorkflowRuleResponse, unknown_fields, [0, 0];
         0x08 applied: __fastrs::Implicit<__fastrs::Bool>;
     }
 }
@@ -8036,7 +8036,7 @@ impl ::fastrs::Message for RecordWorkerHeartbeatRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RecordWorkerHeartbeatRequest {
     __fastrs::table::table! {
-        RecordWorkerHeartbeatRequest, unknown_fields, recycle, [0, 1, 2, 3, 4];
+        RecordWorkerHeartbeatRequest, unknown_fields, recycle, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a worker_heartbeat: __fastrs::Repeated<__fastrs::Tab<super::super::worker::v1::WorkerHeartbeat>>;
@@ -8091,7 +8091,7 @@ impl ::fastrs::Message for ListWorkersRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkersRequest {
     __fastrs::table::table! {
-        ListWorkersRequest, unknown_fields, [0, 1, 2, 3, 4, 5];
+        ListWorkersRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -8123,7 +8123,7 @@ impl ::fastrs::Message for ListWorkersResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListWorkersResponse {
     __fastrs::table::table! {
-        ListWorkersResponse, unknown_fields, recycle, [0, 1, 2, 3];
+        ListWorkersResponse, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a workers_info: __fastrs::Repeated<__fastrs::Tab<super::super::worker::v1::WorkerInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x1a workers: __fastrs::Repeated<__fastrs::Tab<super::super::worker::v1::WorkerListInfo>>;
@@ -8175,7 +8175,7 @@ impl ::fastrs::Message for UpdateTaskQueueConfigRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateTaskQueueConfigRequest {
     __fastrs::table::table! {
-        UpdateTaskQueueConfigRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        UpdateTaskQueueConfigRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a task_queue: __fastrs::Implicit<__fastrs::Str>;
@@ -8263,7 +8263,7 @@ pub mod update_task_queue_config_request {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for RateLimitUpdate {
         __fastrs::table::table! {
-            RateLimitUpdate, unknown_fields, [0, 1, 2];
+            RateLimitUpdate, unknown_fields, [0, 0, 1];
             0x0a rate_limit: __fastrs::Optional<__fastrs::Tab<super::super::super::taskqueue::v1::RateLimit>>;
             0x12 reason: __fastrs::Implicit<__fastrs::Str>;
         }
@@ -8283,7 +8283,7 @@ impl ::fastrs::Message for UpdateTaskQueueConfigResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateTaskQueueConfigResponse {
     __fastrs::table::table! {
-        UpdateTaskQueueConfigResponse, unknown_fields, [0, 1];
+        UpdateTaskQueueConfigResponse, unknown_fields, [0, 0];
         0x0a config: __fastrs::Optional<__fastrs::Tab<super::super::taskqueue::v1::TaskQueueConfig>>;
     }
 }
@@ -8311,7 +8311,7 @@ impl ::fastrs::Message for FetchWorkerConfigRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FetchWorkerConfigRequest {
     __fastrs::table::table! {
-        FetchWorkerConfigRequest, unknown_fields, [0, 1, 2, 3, 0, 0, 4, 5];
+        FetchWorkerConfigRequest, unknown_fields, [0, 0, 1, 2, 0, 0, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a reason: __fastrs::Implicit<__fastrs::Str>;
@@ -8334,7 +8334,7 @@ impl ::fastrs::Message for FetchWorkerConfigResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for FetchWorkerConfigResponse {
     __fastrs::table::table! {
-        FetchWorkerConfigResponse, unknown_fields, [0, 1];
+        FetchWorkerConfigResponse, unknown_fields, [0, 0];
         0x0a worker_config: __fastrs::Optional<__fastrs::Tab<super::super::sdk::v1::WorkerConfig>>;
     }
 }
@@ -8366,7 +8366,7 @@ impl ::fastrs::Message for UpdateWorkerConfigRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerConfigRequest {
     __fastrs::table::table! {
-        UpdateWorkerConfigRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7];
+        UpdateWorkerConfigRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a reason: __fastrs::Implicit<__fastrs::Str>;
@@ -8390,7 +8390,7 @@ impl ::fastrs::Message for UpdateWorkerConfigResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerConfigResponse {
     __fastrs::table::table! {
-        UpdateWorkerConfigResponse, unknown_fields, [0, 1];
+        UpdateWorkerConfigResponse, unknown_fields, [0, 0];
         0x0a ..= 1 response = update_worker_config_response::Response::WorkerConfig: __fastrs::Member<__fastrs::Tab<super::super::sdk::v1::WorkerConfig>>;
     }
     #[inline]
@@ -8434,7 +8434,7 @@ impl ::fastrs::Message for DescribeWorkerRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkerRequest {
     __fastrs::table::table! {
-        DescribeWorkerRequest, unknown_fields, [0, 1, 2];
+        DescribeWorkerRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 worker_instance_key: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -8453,7 +8453,7 @@ impl ::fastrs::Message for DescribeWorkerResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeWorkerResponse {
     __fastrs::table::table! {
-        DescribeWorkerResponse, unknown_fields, [0, 1];
+        DescribeWorkerResponse, unknown_fields, [0, 0];
         0x0a worker_info: __fastrs::Optional<__fastrs::Tab<super::super::worker::v1::WorkerInfo>>;
     }
 }
@@ -8477,7 +8477,7 @@ impl ::fastrs::Message for CountWorkersRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountWorkersRequest {
     __fastrs::table::table! {
-        CountWorkersRequest, unknown_fields, [0, 1, 2, 3];
+        CountWorkersRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 query: __fastrs::Implicit<__fastrs::Str>;
         0x18 include_system_workers: __fastrs::Implicit<__fastrs::Bool>;
@@ -8498,7 +8498,7 @@ impl ::fastrs::Message for CountWorkersResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountWorkersResponse {
     __fastrs::table::table! {
-        CountWorkersResponse, unknown_fields, [0, 1];
+        CountWorkersResponse, unknown_fields, [0, 0];
         0x08 count: __fastrs::Implicit<__fastrs::Int64>;
     }
 }
@@ -8528,7 +8528,7 @@ impl ::fastrs::Message for PauseWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PauseWorkflowExecutionRequest {
     __fastrs::table::table! {
-        PauseWorkflowExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        PauseWorkflowExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -8579,7 +8579,7 @@ impl ::fastrs::Message for UnpauseWorkflowExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UnpauseWorkflowExecutionRequest {
     __fastrs::table::table! {
-        UnpauseWorkflowExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        UnpauseWorkflowExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 workflow_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -8698,8 +8698,8 @@ impl ::fastrs::Message for StartActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartActivityExecutionRequest {
     __fastrs::table::table! {
-        StartActivityExecutionRequest, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
-            11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22];
+        StartActivityExecutionRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+            10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -8743,7 +8743,7 @@ impl ::fastrs::Message for StartActivityExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartActivityExecutionResponse {
     __fastrs::table::table! {
-        StartActivityExecutionResponse, unknown_fields, [0, 1, 2, 3];
+        StartActivityExecutionResponse, unknown_fields, [0, 0, 1, 2];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 started: __fastrs::Implicit<__fastrs::Bool>;
         0x1a link: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Link>>;
@@ -8781,7 +8781,7 @@ impl ::fastrs::Message for DescribeActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeActivityExecutionRequest {
     __fastrs::table::table! {
-        DescribeActivityExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        DescribeActivityExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -8824,7 +8824,7 @@ impl ::fastrs::Message for DescribeActivityExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeActivityExecutionResponse {
     __fastrs::table::table! {
-        DescribeActivityExecutionResponse, unknown_fields, recycle, [0, 1, 2, 3, 4, 5, 6];
+        DescribeActivityExecutionResponse, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 info: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityExecutionInfo>>;
         0x1a input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payloads>>;
@@ -8850,7 +8850,7 @@ impl ::fastrs::Message for PollActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollActivityExecutionRequest {
     __fastrs::table::table! {
-        PollActivityExecutionRequest, unknown_fields, [0, 1, 2, 3];
+        PollActivityExecutionRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -8874,7 +8874,7 @@ impl ::fastrs::Message for PollActivityExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollActivityExecutionResponse {
     __fastrs::table::table! {
-        PollActivityExecutionResponse, unknown_fields, [0, 1, 2];
+        PollActivityExecutionResponse, unknown_fields, [0, 0, 1];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 outcome: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityExecutionOutcome>>;
     }
@@ -8899,7 +8899,7 @@ impl ::fastrs::Message for ListActivityExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListActivityExecutionsRequest {
     __fastrs::table::table! {
-        ListActivityExecutionsRequest, unknown_fields, [0, 1, 2, 3, 4];
+        ListActivityExecutionsRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -8927,7 +8927,7 @@ impl ::fastrs::Message for ListActivityExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListActivityExecutionsResponse {
     __fastrs::table::table! {
-        ListActivityExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListActivityExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a executions: __fastrs::Repeated<__fastrs::Tab<super::super::activity::v1::ActivityExecutionListInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -9013,8 +9013,8 @@ impl ::fastrs::Message for StartNexusOperationExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartNexusOperationExecutionRequest {
     __fastrs::table::table! {
-        StartNexusOperationExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-            12, 13, 14, 15, 16];
+        StartNexusOperationExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+            11, 12, 13, 14, 15];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 identity: __fastrs::Implicit<__fastrs::Str>;
         0x1a request_id: __fastrs::Implicit<__fastrs::Str>;
@@ -9105,7 +9105,7 @@ impl ::fastrs::Message for StartNexusOperationExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for StartNexusOperationExecutionResponse {
     __fastrs::table::table! {
-        StartNexusOperationExecutionResponse, unknown_fields, [0, 1, 2];
+        StartNexusOperationExecutionResponse, unknown_fields, [0, 0, 1];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 started: __fastrs::Implicit<__fastrs::Bool>;
     }
@@ -9138,7 +9138,7 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeNexusOperationExecutionRequest {
     __fastrs::table::table! {
-        DescribeNexusOperationExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        DescribeNexusOperationExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 operation_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -9175,7 +9175,7 @@ impl ::fastrs::Message for DescribeNexusOperationExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DescribeNexusOperationExecutionResponse {
     __fastrs::table::table! {
-        DescribeNexusOperationExecutionResponse, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        DescribeNexusOperationExecutionResponse, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 info: __fastrs::Optional<__fastrs::Tab<super::super::nexus::v1::NexusOperationExecutionInfo>>;
         0x1a input: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::Payload>>;
@@ -9234,7 +9234,7 @@ impl ::fastrs::Message for PollNexusOperationExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollNexusOperationExecutionRequest {
     __fastrs::table::table! {
-        PollNexusOperationExecutionRequest, unknown_fields, [0, 1, 2, 3, 4];
+        PollNexusOperationExecutionRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 operation_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -9266,7 +9266,7 @@ impl ::fastrs::Message for PollNexusOperationExecutionResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PollNexusOperationExecutionResponse {
     __fastrs::table::table! {
-        PollNexusOperationExecutionResponse, unknown_fields, [0, 1, 2, 3, 4, 5];
+        PollNexusOperationExecutionResponse, unknown_fields, [0, 0, 1, 2, 3, 4];
         0x0a run_id: __fastrs::Implicit<__fastrs::Str>;
         0x10 wait_stage: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::NexusOperationWaitStage>>;
         0x1a operation_token: __fastrs::Implicit<__fastrs::Str>;
@@ -9336,7 +9336,7 @@ impl ::fastrs::Message for ListNexusOperationExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNexusOperationExecutionsRequest {
     __fastrs::table::table! {
-        ListNexusOperationExecutionsRequest, unknown_fields, [0, 1, 2, 3, 4];
+        ListNexusOperationExecutionsRequest, unknown_fields, [0, 0, 1, 2, 3];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x10 page_size: __fastrs::Implicit<__fastrs::Int32>;
         0x1a next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
@@ -9364,7 +9364,7 @@ impl ::fastrs::Message for ListNexusOperationExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ListNexusOperationExecutionsResponse {
     __fastrs::table::table! {
-        ListNexusOperationExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        ListNexusOperationExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x0a operations: __fastrs::Repeated<__fastrs::Tab<super::super::nexus::v1::NexusOperationExecutionListInfo>>;
         0x12 next_page_token: __fastrs::Implicit<__fastrs::Bytes>;
     }
@@ -9385,7 +9385,7 @@ impl ::fastrs::Message for CountActivityExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountActivityExecutionsRequest {
     __fastrs::table::table! {
-        CountActivityExecutionsRequest, unknown_fields, [0, 1, 2];
+        CountActivityExecutionsRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 query: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -9417,7 +9417,7 @@ impl ::fastrs::Message for CountActivityExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountActivityExecutionsResponse {
     __fastrs::table::table! {
-        CountActivityExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        CountActivityExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x08 count: __fastrs::Implicit<__fastrs::Int64>;
         0x12 groups: __fastrs::Repeated<__fastrs::Tab<count_activity_executions_response::AggregationGroup>>;
     }
@@ -9445,7 +9445,7 @@ pub mod count_activity_executions_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AggregationGroup {
         __fastrs::table::table! {
-            AggregationGroup, unknown_fields, recycle, [0, 1, 2];
+            AggregationGroup, unknown_fields, recycle, [0, 0, 1];
             0x0a group_values: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x10 count: __fastrs::Implicit<__fastrs::Int64>;
         }
@@ -9468,7 +9468,7 @@ impl ::fastrs::Message for CountNexusOperationExecutionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountNexusOperationExecutionsRequest {
     __fastrs::table::table! {
-        CountNexusOperationExecutionsRequest, unknown_fields, [0, 1, 2];
+        CountNexusOperationExecutionsRequest, unknown_fields, [0, 0, 1];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 query: __fastrs::Implicit<__fastrs::Str>;
     }
@@ -9500,7 +9500,7 @@ impl ::fastrs::Message for CountNexusOperationExecutionsResponse {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for CountNexusOperationExecutionsResponse {
     __fastrs::table::table! {
-        CountNexusOperationExecutionsResponse, unknown_fields, recycle, [0, 1, 2];
+        CountNexusOperationExecutionsResponse, unknown_fields, recycle, [0, 0, 1];
         0x08 count: __fastrs::Implicit<__fastrs::Int64>;
         0x12 groups: __fastrs::Repeated<__fastrs::Tab<count_nexus_operation_executions_response::AggregationGroup>>;
     }
@@ -9528,7 +9528,7 @@ pub mod count_nexus_operation_executions_response {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for AggregationGroup {
         __fastrs::table::table! {
-            AggregationGroup, unknown_fields, recycle, [0, 1, 2];
+            AggregationGroup, unknown_fields, recycle, [0, 0, 1];
             0x0a group_values: __fastrs::Repeated<__fastrs::Tab<super::super::super::common::v1::Payload>>;
             0x10 count: __fastrs::Implicit<__fastrs::Int64>;
         }
@@ -9558,7 +9558,7 @@ impl ::fastrs::Message for RequestCancelActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestCancelActivityExecutionRequest {
     __fastrs::table::table! {
-        RequestCancelActivityExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        RequestCancelActivityExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -9606,7 +9606,7 @@ impl ::fastrs::Message for TerminateActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TerminateActivityExecutionRequest {
     __fastrs::table::table! {
-        TerminateActivityExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        TerminateActivityExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -9648,7 +9648,7 @@ impl ::fastrs::Message for DeleteActivityExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteActivityExecutionRequest {
     __fastrs::table::table! {
-        DeleteActivityExecutionRequest, unknown_fields, [0, 1, 2, 3];
+        DeleteActivityExecutionRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -9693,7 +9693,7 @@ impl ::fastrs::Message for RequestCancelNexusOperationExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for RequestCancelNexusOperationExecutionRequest {
     __fastrs::table::table! {
-        RequestCancelNexusOperationExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        RequestCancelNexusOperationExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 operation_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -9741,7 +9741,7 @@ impl ::fastrs::Message for TerminateNexusOperationExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TerminateNexusOperationExecutionRequest {
     __fastrs::table::table! {
-        TerminateNexusOperationExecutionRequest, unknown_fields, [0, 1, 2, 3, 4, 5, 6];
+        TerminateNexusOperationExecutionRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 operation_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
@@ -9783,7 +9783,7 @@ impl ::fastrs::Message for DeleteNexusOperationExecutionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for DeleteNexusOperationExecutionRequest {
     __fastrs::table::table! {
-        DeleteNexusOperationExecutionRequest, unknown_fields, [0, 1, 2, 3];
+        DeleteNexusOperationExecutionRequest, unknown_fields, [0, 0, 1, 2];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 operation_id: __fastrs::Implicit<__fastrs::Str>;
         0x1a run_id: __fastrs::Implicit<__fastrs::Str>;
