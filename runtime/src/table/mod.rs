@@ -386,6 +386,10 @@ pub struct Table<M: 'static, E: ?Sized = [Entry<M>]> {
     /// The two longest runs of scalar fields, which clearing zeroes before
     /// it visits entries (`clearing`).
     scalars: [clearing::Zeroed; 2],
+    /// The most bytes the message's fields take if each is a scalar, else
+    /// `run::NO_BOUND`: a checked write with room for that many writes them
+    /// without checking each.
+    bound: u32,
     _message: PhantomData<fn(M) -> M>,
     entries: E,
 }
@@ -425,12 +429,14 @@ impl<M: 'static, const N: usize> Table<M, [Entry<M>; N]> {
         check_index(by_number, N);
         mark_runs(&mut entries);
         let (clear_first, scalars) = clearing::plan(&mut entries);
+        let bound = run::bound(&entries);
         Self {
             by_number,
             unknown: narrow(unknown.offset),
             recycle: NO_RECYCLER,
             clear_first,
             scalars,
+            bound,
             _message: PhantomData,
             entries,
         }

@@ -13,7 +13,7 @@ use core::ptr;
 
 use super::member::MemberAt;
 use super::ops::{Access, MsgField, PushBuffer, Read};
-use super::{field_mut, field_ref, recycler, Erased, Op, Raw};
+use super::{field_mut, field_ref, recycler, Entry, Erased, Op, Raw};
 use crate::codec::{self, Codec};
 use crate::message::decode;
 use crate::message::lax_string::LaxString;
@@ -248,6 +248,27 @@ unsafe fn write_checked(table: &Erased, msg: *const u8, w: &mut Writer<'_>) -> R
     unsafe { write_fields::<true>(table, msg, w) }
 }
 
+/// [`write_checked`], or [`write_scalars`] for a message of scalars whose
+/// longest encoding fits. Inline, so that a message with a field of
+/// another kind pays one test of its table and no call.
+///
+/// # Safety
+/// As [`write_checked`].
+#[inline(always)]
+unsafe fn write_checked_or_scalars(table: &Erased, msg: *const u8, w: &mut Writer<'_>) -> Result<(), Full> {
+    if table.bound != NO_BOUND {
+        // SAFETY: the caller's contract.
+        let unknown = unsafe { field_ref::<UnknownFields>(msg, table.unknown) }.len();
+        if unknown <= BIG && table.bound as usize + unknown <= w.remaining() {
+            // SAFETY: the caller's contract, and the room checked.
+            unsafe { write_scalars(table, msg, w) };
+            return Ok(());
+        }
+    }
+    // SAFETY: the caller's contract.
+    unsafe { write_checked(table, msg, w) }
+}
+
 /// The largest value (with its key) a checked write takes: moving a
 /// larger one to the front of the buffer costs about what sizing it first
 /// would have saved (`encode_append`).
@@ -271,24 +292,25 @@ trait Bound: Codec {
     fn bound(v: &Self::Value) -> usize;
 }
 
-/// The [`Bound`] of scalars, each at most `$max` bytes.
+/// The [`Bound`] of scalars: their [`longest`] encoding.
 macro_rules! bounded {
-    ($($codec:ident: $max:literal),* $(,)?) => {
+    ($($codec:ident),* $(,)?) => {
         $(
             impl Bound for codec::$codec {
                 #[inline(always)]
                 fn bound(_: &Self::Value) -> usize {
-                    $max
+                    const LONGEST: usize = match longest(&Op::$codec) {
+                        Some(n) => n,
+                        None => panic!("a scalar's op"),
+                    };
+                    LONGEST
                 }
             }
         )*
     };
 }
 
-bounded!(
-    Int32: 10, Int64: 10, Uint32: 5, Uint64: 10, Sint32: 5, Sint64: 10, Bool: 1,
-    Fixed32: 4, Fixed64: 8, Sfixed32: 4, Sfixed64: 8, Float: 4, Double: 8,
-);
+bounded!(Int32, Int64, Uint32, Uint64, Sint32, Sint64, Bool, Fixed32, Fixed64, Sfixed32, Sfixed64, Float, Double);
 
 /// The [`Bound`] of strings and bytes: their size.
 macro_rules! sized {
@@ -305,6 +327,82 @@ macro_rules! sized {
 }
 
 sized!(Str, LaxStr, Bytes);
+
+/// The longest encoding of a value of a scalar op (negative `int32`s take
+/// ten bytes, as `int64`s do), `None` for other ops.
+const fn longest(op: &Op) -> Option<usize> {
+    Some(match op {
+        Op::Int32 | Op::Int64 | Op::Uint64 | Op::Sint64 => 10,
+        Op::Uint32 | Op::Sint32 => 5,
+        Op::Bool => 1,
+        Op::Fixed32 | Op::Sfixed32 | Op::Float => 4,
+        Op::Fixed64 | Op::Sfixed64 | Op::Double => 8,
+        _ => return None,
+    })
+}
+
+/// The most bytes the fields of `entries` take, keys and values, if each
+/// is a scalar; [`NO_BOUND`] if one is not (`Table::bound`).
+#[allow(clippy::cast_possible_truncation)] // at most 15 bytes an entry, and 65,535 entries
+pub(super) const fn bound<M>(entries: &[Entry<M>]) -> u32 {
+    let (mut at, mut most) = (0, 0);
+    while at < entries.len() {
+        let e = &entries[at].raw;
+        match longest(&e.op) {
+            Some(n) => most += e.key_len as usize + n,
+            None => return NO_BOUND,
+        }
+        at += 1;
+    }
+    most as u32
+}
+
+/// `Table::bound` of a message with a field that is not a scalar.
+pub(super) const NO_BOUND: u32 = u32::MAX;
+
+/// [`write_checked`] of a message of scalars whose longest encoding fits in
+/// `w`: no field's room is checked, and the compiler drops the writer's own
+/// checks (fastpb Number encode: 849 → 765 instructions).
+///
+/// # Safety
+/// As [`write_backward`]; `table.bound` is not [`NO_BOUND`], and `w` has
+/// room for it and the message's unknown fields.
+#[inline(never)]
+unsafe fn write_scalars(table: &Erased, msg: *const u8, w: &mut Writer<'_>) {
+    /// Writes the scalar at `field` with `key`.
+    ///
+    /// # Safety
+    /// `field` is a live scalar of the type `op` handles, and `w` has room
+    /// for its longest encoding with `key`.
+    #[inline(always)]
+    unsafe fn scalar(op: Op, field: *const u8, key: &[u8], w: &mut Writer<'_>) {
+        // SAFETY: the caller's contract.
+        unsafe {
+            by_codec!(op, |C| {
+                let v = field_ref(field, 0);
+                if !C::is_default(v) {
+                    core::hint::assert_unchecked(w.remaining() >= key.len() + <C as Bound>::bound(v));
+                    C::write_keyed(v, key, w);
+                }
+            }, _ => {});
+        }
+    }
+    // SAFETY: as in `size`.
+    unsafe { field_ref::<UnknownFields>(msg, table.unknown) }.write(w);
+    for e in table.entries.iter().rev() {
+        // SAFETY: as in `size`. Each entry is a scalar (`bound`), and the
+        // room left is at least what the entries still to write take at
+        // their longest, so at least this one's.
+        unsafe {
+            let field = msg.add(e.offset as usize);
+            match e.key_len {
+                1 => scalar(e.op, field, &e.key[..1], w),
+                2 => scalar(e.op, field, &e.key[..2], w),
+                _ => scalar(e.op, field, e.key(), w),
+            }
+        }
+    }
+}
 
 /// [`write_backward`], checking each field's room first if `CHECKED`.
 ///
@@ -737,7 +835,7 @@ pub unsafe fn encode_append(table: &Erased, msg: *const u8, out: &mut Vec<u8>, n
     let room = spare.len();
     let mut w = Writer::new_uninit(spare);
     // SAFETY: the caller's contract.
-    if unsafe { write_checked(table, msg, &mut w) }.is_ok() {
+    if unsafe { write_checked_or_scalars(table, msg, &mut w) }.is_ok() {
         let n = room - w.remaining();
         spare.copy_within(room - n.., 0);
         // SAFETY: the writer initialised the last `n` bytes of the spare
@@ -893,7 +991,7 @@ unsafe fn write_nested<const CHECKED: bool>(
     let end = w.remaining();
     // SAFETY: the caller's contract.
     if CHECKED {
-        unsafe { write_checked((m.table)(), msg, w) }?;
+        unsafe { write_checked_or_scalars((m.table)(), msg, w) }?;
     } else {
         unsafe { write_backward((m.table)(), msg, w) };
     }

@@ -378,6 +378,57 @@ fn numbers_without_an_entry_do_not_reach_the_first_entry() {
     }
 }
 
+/// Messages of `Gap`s, which are written unchecked when their longest
+/// encoding fits.
+#[derive(Default, Debug)]
+struct Gaps {
+    many: Vec<Gap>,
+    one: Option<Gap>,
+    unknown: UnknownFields,
+}
+
+impl crate::Message for Gaps {
+    const FULL_NAME: &'static str = "test.Gaps";
+    crate::__table_methods!(unknown);
+}
+
+impl Tabled for Gaps {
+    crate::__table! {
+        Gaps, unknown, [0, 0, 1];
+        0x0a many: Repeated<Tab<Gap>>;
+        0x12 one: Optional<Tab<Gap>>;
+    }
+}
+
+/// A message of scalars is written without checking each field when its
+/// longest encoding fits, and field by field when it may not: the same
+/// bytes with any room, unknown fields too, on its own or nested.
+#[test]
+fn scalar_messages_write_the_same_bytes_with_any_room() {
+    assert_eq!(super::erased::<Gap>().bound, 1 + 10 + 1 + 10);
+    assert_eq!(super::erased::<Gaps>().bound, super::run::NO_BOUND);
+    // Both fields at their longest, ten bytes each, and field 4 unknown.
+    let mut gap = vec![0x08];
+    varint(u64::MAX, &mut gap);
+    gap.push(0x18);
+    varint(u64::MAX, &mut gap);
+    gap.extend_from_slice(&[0x20, 0x01]);
+    let short = [0x18, 0x07];
+    let mut gaps = Vec::new();
+    for g in [&gap[..], &short, &[], &gap] {
+        field_bytes(1, g, &mut gaps);
+    }
+    field_bytes(2, &gap, &mut gaps);
+    for room in 0..=gaps.len() + 8 {
+        let mut out = Vec::with_capacity(room);
+        crate::Message::encode_append(&<Gap as crate::Message>::decode(&gap).unwrap(), &mut out);
+        assert_eq!(out, gap, "room {room}");
+        let mut out = Vec::with_capacity(room);
+        crate::Message::encode_append(&<Gaps as crate::Message>::decode(&gaps).unwrap(), &mut out);
+        assert_eq!(out, gaps, "room {room}");
+    }
+}
+
 /// A table's index that names no entry does not make a table.
 #[test]
 #[should_panic(expected = "names an entry it does not have")]
