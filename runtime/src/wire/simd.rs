@@ -276,6 +276,8 @@ mod tests {
 
     /// Each kernel of `copy_ascii` this CPU runs, and the dispatcher.
     fn copy_ascii_kernels() -> alloc::vec::Vec<CopyAscii> {
+        // Under Miri only the dispatcher runs, and nothing is pushed.
+        #[cfg_attr(miri, allow(unused_mut))]
         let mut kernels: alloc::vec::Vec<CopyAscii> = alloc::vec![copy_ascii];
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2", not(miri)))]
         #[allow(unsafe_code)]
