@@ -14,10 +14,7 @@
 //! decode went from 1,120 instructions to 1,013, where clearing had
 //! visited each entry.
 
-use core::mem::size_of;
-
 use super::{Entry, MemberAt, Op, Raw};
-use crate::codec::{self, Codec};
 
 /// Tables of more entries than this zero each scalar field on its own:
 /// finding runs compares scalar entries pairwise, work the compiler does
@@ -103,27 +100,9 @@ const fn take_longest<M>(entries: &mut [Entry<M>]) -> Zeroed {
 
 /// The size of the field of `e` if it is an implicit scalar, else 0.
 pub(super) const fn scalar_width(e: &Raw) -> usize {
-    /// The size of codec `$c`'s values.
-    macro_rules! of {
-        ($c:ident) => {
-            size_of::<<codec::$c as Codec>::Value>()
-        };
-    }
-    match e.op {
-        Op::Int32 => of!(Int32),
-        Op::Int64 => of!(Int64),
-        Op::Uint32 => of!(Uint32),
-        Op::Uint64 => of!(Uint64),
-        Op::Sint32 => of!(Sint32),
-        Op::Sint64 => of!(Sint64),
-        Op::Bool => of!(Bool),
-        Op::Fixed32 => of!(Fixed32),
-        Op::Fixed64 => of!(Fixed64),
-        Op::Sfixed32 => of!(Sfixed32),
-        Op::Sfixed64 => of!(Sfixed64),
-        Op::Float => of!(Float),
-        Op::Double => of!(Double),
-        _ => 0,
+    match e.op.scalar() {
+        Some(scalar) => scalar.width,
+        None => 0,
     }
 }
 

@@ -87,6 +87,46 @@ pub enum Op {
     CheckedUtf8,
 }
 
+/// What the interpreters know of a scalar op's value (an integer's, a
+/// float's, a bool's): the size of its field, and its longest encoding.
+#[derive(Clone, Copy)]
+struct Scalar {
+    width: usize,
+    longest: usize,
+}
+
+impl Op {
+    /// The [`Scalar`] of a scalar op, `None` for other ops.
+    const fn scalar(&self) -> Option<Scalar> {
+        /// Codec `$c`'s values, `$longest` bytes at their longest
+        /// (negative `int32`s take ten, as `int64`s do).
+        macro_rules! of {
+            ($c:ident, $longest:literal) => {
+                Scalar {
+                    width: core::mem::size_of::<<crate::codec::$c as crate::codec::Codec>::Value>(),
+                    longest: $longest,
+                }
+            };
+        }
+        Some(match self {
+            Op::Int32 => of!(Int32, 10),
+            Op::Int64 => of!(Int64, 10),
+            Op::Uint32 => of!(Uint32, 5),
+            Op::Uint64 => of!(Uint64, 10),
+            Op::Sint32 => of!(Sint32, 5),
+            Op::Sint64 => of!(Sint64, 10),
+            Op::Bool => of!(Bool, 1),
+            Op::Fixed32 => of!(Fixed32, 4),
+            Op::Fixed64 => of!(Fixed64, 8),
+            Op::Sfixed32 => of!(Sfixed32, 4),
+            Op::Sfixed64 => of!(Sfixed64, 8),
+            Op::Float => of!(Float, 4),
+            Op::Double => of!(Double, 8),
+            _ => return None,
+        })
+    }
+}
+
 /// One field number of a message `M`: the tag it writes, the other one it
 /// reads (a packable field's other encoding, else the same), where, and
 /// how.

@@ -328,17 +328,12 @@ macro_rules! sized {
 
 sized!(Str, LaxStr, Bytes);
 
-/// The longest encoding of a value of a scalar op (negative `int32`s take
-/// ten bytes, as `int64`s do), `None` for other ops.
+/// The longest encoding of a value of a scalar op, `None` for other ops.
 const fn longest(op: &Op) -> Option<usize> {
-    Some(match op {
-        Op::Int32 | Op::Int64 | Op::Uint64 | Op::Sint64 => 10,
-        Op::Uint32 | Op::Sint32 => 5,
-        Op::Bool => 1,
-        Op::Fixed32 | Op::Sfixed32 | Op::Float => 4,
-        Op::Fixed64 | Op::Sfixed64 | Op::Double => 8,
-        _ => return None,
-    })
+    match op.scalar() {
+        Some(scalar) => Some(scalar.longest),
+        None => None,
+    }
 }
 
 /// The most bytes the fields of `entries` take, keys and values, if each
