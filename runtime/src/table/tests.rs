@@ -378,6 +378,48 @@ fn numbers_without_an_entry_do_not_reach_the_first_entry() {
     }
 }
 
+/// A `Gap` whose field 3 is required, as a proto2 message's would be.
+#[derive(Default, Debug)]
+struct Needs {
+    one: i32,
+    three: Option<i64>,
+    unknown: UnknownFields,
+}
+
+impl crate::Message for Needs {
+    const FULL_NAME: &'static str = "test.Needs";
+    crate::__table_methods!(unknown);
+
+    fn check_required(&self) -> Result<(), DecodeError> {
+        match self.three {
+            Some(_) => Ok(()),
+            None => Err(DecodeError::missing_required("test.Needs.three", 3)),
+        }
+    }
+}
+
+impl Tabled for Needs {
+    crate::__table! {
+        Needs, unknown, [0, 0, 0, 1];
+        0x08 one: Implicit<codec::Int32>;
+        0x18 three: Optional<codec::Int64>;
+    }
+}
+
+/// `decode` reads a message and then checks it with the type's own
+/// `check_required`: a message it checks, one it refuses, and a malformed
+/// record (after a field was read) each give what `Message::decode` gives.
+#[test]
+fn decode_checks_required_fields_after_reading() {
+    let needs = <Needs as crate::Message>::decode(&[0x08, 0x02, 0x18, 0x07]).unwrap();
+    assert_eq!((needs.one, needs.three), (2, Some(7)));
+    let err = <Needs as crate::Message>::decode(&[0x08, 0x02]).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::MissingRequired);
+    assert!(err.to_string().contains("test.Needs.three"), "{err}");
+    let err = <Needs as crate::Message>::decode(&[0x18, 0x07, 0x08]).unwrap_err();
+    assert_eq!(err.kind(), DecodeErrorKind::Truncated);
+}
+
 /// Messages of `Gap`s, which are written unchecked when their longest
 /// encoding fits.
 #[derive(Default, Debug)]
@@ -635,6 +677,19 @@ fn clear_zeroes_every_scalar_and_empties_the_rest() {
     assert_eq!(encode(&all), EMPTY);
     assert!(all.text.is_empty() && all.lax.is_empty() && all.bytes.is_empty());
     assert!(all.messages.is_empty() && all.packed.is_empty() && all.closeds.is_empty());
+}
+
+/// `zero` sets exactly the bytes of its run, for every length up to past
+/// its inline ones, at an odd address.
+#[test]
+fn zero_sets_exactly_its_run() {
+    for len in 0..=140 {
+        let mut buf = [0xffu8; 160];
+        // SAFETY: bytes 3 to 3 + len are within `buf`.
+        unsafe { super::run::zero(buf.as_mut_ptr().add(3), len) };
+        let zeroed: Vec<usize> = (0..buf.len()).filter(|&i| buf[i] == 0).collect();
+        assert_eq!(zeroed, (3..3 + len).collect::<Vec<_>>(), "{len}");
+    }
 }
 
 /// Clearing zeroes each scalar field's bytes exactly once, through the
