@@ -443,8 +443,9 @@ pub struct Table<M: 'static, E: ?Sized = [Entry<M>]> {
     /// it visits entries (`clearing`).
     scalars: [clearing::Zeroed; 2],
     /// The most bytes the message's fields take if each is a scalar, else
-    /// `run::NO_BOUND`: a checked write with room for that many writes them
-    /// without checking each.
+    /// `run::NO_BOUND` (or `run::SIZED_LAST`, if its last field is a
+    /// string or bytes): a checked write with room for that many writes
+    /// them without checking each.
     bound: u32,
     _message: PhantomData<fn(M) -> M>,
     entries: E,

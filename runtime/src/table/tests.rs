@@ -471,6 +471,51 @@ fn scalar_messages_write_the_same_bytes_with_any_room() {
     }
 }
 
+/// A message whose last field, the first a write meets, is bytes.
+#[derive(Default, Debug)]
+struct Tail {
+    one: i32,
+    blob: Vec<u8>,
+    unknown: UnknownFields,
+}
+
+impl crate::Message for Tail {
+    const FULL_NAME: &'static str = "test.Tail";
+    crate::__table_methods!(unknown);
+}
+
+impl Tabled for Tail {
+    crate::__table! {
+        Tail, unknown, [0, 0, 1];
+        0x08 one: Implicit<codec::Int32>;
+        0x12 blob: Implicit<codec::Bytes>;
+    }
+}
+
+/// A message whose last field is too large for a checked write is sized
+/// first without starting one: the same bytes as `encode_to_vec`, around
+/// that size and with any room, after what `out` held.
+#[test]
+fn a_large_last_field_gives_the_same_bytes_with_any_room() {
+    use crate::Message;
+    assert_eq!(super::erased::<Tail>().bound, super::run::SIZED_LAST);
+    for len in [0, 1, 505, 506, 507, 508, 509, 510, 511, 512, 513, 2000] {
+        let tail = Tail {
+            one: 7,
+            blob: (0..=u8::MAX).cycle().take(len).collect(),
+            ..Tail::default()
+        };
+        let alone = tail.encode_to_vec();
+        for room in [0, 1, 64, alone.len(), alone.len() + 100, 4096] {
+            let mut out = Vec::with_capacity(3 + room);
+            out.extend_from_slice(b"pre");
+            tail.encode_append(&mut out);
+            assert_eq!(out[..3], *b"pre", "len {len}, room {room}");
+            assert_eq!(out[3..], alone[..], "len {len}, room {room}");
+        }
+    }
+}
+
 /// A table's index that names no entry does not make a table.
 #[test]
 #[should_panic(expected = "names an entry it does not have")]
