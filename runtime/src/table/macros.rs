@@ -247,28 +247,6 @@ macro_rules! __table_methods {
             }
         }
 
-        // One call into the runtime, where `Message::decode` makes two (to
-        // read and to check required fields), each with a match and an
-        // unwinding path: compiled per type in each crate that decodes
-        // it, 70 lines of debug IR a type, 59 so (Temporal's API).
-        #[inline]
-        fn decode(buf: &[u8]) -> ::core::result::Result<Self, $crate::DecodeError> {
-            let table = $crate::__private::table::erased::<Self>();
-            let mut m = <Self as ::core::default::Default>::default();
-            match unsafe {
-                $crate::__private::table::run::decode(
-                    table,
-                    &raw mut m as *mut u8,
-                    Self::FULL_NAME,
-                    buf,
-                    const { $crate::__private::table::checker::<Self>() },
-                )
-            } {
-                ::core::result::Result::Ok(()) => ::core::result::Result::Ok(m),
-                ::core::result::Result::Err(e) => ::core::result::Result::Err(e),
-            }
-        }
-
         #[inline]
         fn encode_append(&self, out: &mut $crate::alloc::vec::Vec<u8>) {
             unsafe {

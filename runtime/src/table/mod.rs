@@ -35,7 +35,6 @@
 use core::marker::PhantomData;
 
 use crate::message::recycle::Recycler;
-use crate::message::Message;
 use crate::wire::error::DecodeError;
 use crate::wire::reader::Reader;
 use crate::wire::unknown::UnknownFields;
@@ -386,21 +385,6 @@ type ErasedSize = unsafe fn(*const u8, u32) -> usize;
 type ErasedWrite = unsafe fn(*const u8, u32, &mut Writer<'_>);
 type ErasedClear = unsafe fn(*mut u8, u32);
 type ErasedWhich = unsafe fn(*const u8, u32) -> u32;
-
-/// `check_required` of a message type, taking the message by pointer.
-#[doc(hidden)]
-pub type ErasedCheck = unsafe fn(*const u8) -> Result<(), DecodeError>;
-
-/// `M::check_required`, erased, for `methods!`'s `decode` to hand
-/// [`run::decode`]: so that a type's `decode` compiles one call into the
-/// runtime, not two.
-#[doc(hidden)]
-#[must_use]
-pub const fn checker<M: Message>() -> ErasedCheck {
-    // SAFETY: as for the hooks' transmutes below; `run::decode` passes a
-    // pointer to a live `M`.
-    unsafe { core::mem::transmute::<fn(&M) -> Result<(), DecodeError>, ErasedCheck>(M::check_required) }
-}
 
 // SAFETY (each transmute): function pointers to function pointers of the
 // same size; calls through them pass a `*mut M` for the `&mut M` and a

@@ -13,7 +13,7 @@ use core::ptr;
 
 use super::member::MemberAt;
 use super::ops::{Access, MsgField, PushBuffer, Read};
-use super::{field_mut, field_ref, recycler, Entry, Erased, ErasedCheck, Op, Raw};
+use super::{field_mut, field_ref, recycler, Entry, Erased, Op, Raw};
 use crate::codec::{self, Codec};
 use crate::message::decode;
 use crate::message::lax_string::LaxString;
@@ -834,30 +834,6 @@ pub unsafe fn read_partial(
     decode::enter(buf.len(), r, options, name, |r, depth| unsafe {
         merge(table, msg, r, depth)
     })
-}
-
-/// [`Message::decode`](crate::Message::decode) into the new message at
-/// `msg`, of type `name`: its records in `buf`, then its required fields
-/// checked by `check` (the type's `check_required`).
-///
-/// # Errors
-/// As `decode`.
-///
-/// # Safety
-/// As [`merge`].
-#[inline] // so that release builds inline `check` (most types': `Ok(())`)
-pub unsafe fn decode(
-    table: &Erased,
-    msg: *mut u8,
-    name: &'static str,
-    buf: &[u8],
-    check: ErasedCheck,
-) -> Result<(), DecodeError> {
-    // SAFETY: the caller's contract.
-    unsafe {
-        read_partial(table, msg, name, buf, &DecodeOptions::default())?;
-        check(msg)
-    }
 }
 
 /// [`Message::encode_to_vec`](crate::Message::encode_to_vec) of the
