@@ -156,6 +156,63 @@ fn oneof_strings_and_bytes_are_reused() {
 }
 
 #[test]
+fn size_mode_oneof_strings_and_bytes_are_reused() {
+    use fastrs_tests::fast_size::fastrs::test::{choice, Choice};
+    for pick in [
+        choice::Pick::AString("chosen".into()),
+        choice::Pick::ABytes(vec![1; 30]),
+    ] {
+        let m = Choice {
+            pick: Some(pick),
+            after: 3,
+            ..Default::default()
+        };
+        steady_state::<Choice>(&m.encode_to_vec());
+    }
+    // Each kind of member after each: a kept buffer serves only its own
+    // kind, and the value decoded is the payload's.
+    let picks = [
+        choice::Pick::AString("a string member".into()),
+        choice::Pick::ABytes(vec![2; 9]),
+        choice::Pick::AInt(5),
+        choice::Pick::AString(String::new()),
+    ];
+    let mut m = Choice::default();
+    for first in &picks {
+        for second in &picks {
+            let bytes = |pick: &choice::Pick| {
+                Choice {
+                    pick: Some(pick.clone()),
+                    ..Default::default()
+                }
+                .encode_to_vec()
+            };
+            m.clear();
+            m.fast_read(&bytes(first)).unwrap();
+            m.clear();
+            m.fast_read(&bytes(second)).unwrap();
+            assert_eq!(m.pick.as_ref(), Some(second));
+        }
+    }
+    // Two members in one payload: the last wins, with its own bytes.
+    let mut both = Choice {
+        pick: Some(choice::Pick::AString("first".into())),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    both.extend(
+        Choice {
+            pick: Some(choice::Pick::ABytes(vec![7; 4])),
+            ..Default::default()
+        }
+        .encode_to_vec(),
+    );
+    m.clear();
+    m.fast_read(&both).unwrap();
+    assert_eq!(m.pick, Some(choice::Pick::ABytes(vec![7; 4])));
+}
+
+#[test]
 fn map_keys_and_values_are_reused() {
     let mut m = Maps::default();
     m.string_string.insert("key one".into(), "value one".into());

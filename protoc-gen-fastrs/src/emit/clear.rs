@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::strategy::{is_buffer, is_message, keep_method, keeper_ident, keeps_values};
+use super::strategy::{is_buffer, is_message, keep_method, keeper_ident, keeps_values, kept_member};
 use super::tokens::allow_deprecated_members;
 use crate::model::{Field, Kind, Message, Oneof, Shape};
 
@@ -108,7 +108,7 @@ pub(super) fn oneof_keeper(msg: &Message, oneof: &Oneof) -> TokenStream {
         .members
         .iter()
         .filter_map(|m| match &m.shape {
-            Shape::OneofMember(kind) if kind.recycles() => {
+            Shape::OneofMember(kind) if kept_member(msg, oneof, m) => {
                 let variant = &m.ident;
                 Some((
                     quote!(::core::option::Option::Some(#ident::#variant(v))),
@@ -135,9 +135,13 @@ pub(super) fn oneof_keeper(msg: &Message, oneof: &Oneof) -> TokenStream {
         }
     };
     let allow = allow_deprecated_members(oneof);
+    // A table's hooks call it, inline themselves: compiled only by a crate
+    // that uses the message.
+    let inline = msg.strategy.table.then(|| quote!(#[inline]));
     quote! {
         /// Keeps the allocation of a replaced or cleared value for the next decode.
         #allow
+        #inline
         pub(super) fn #keeper(recycle: &mut __fastrs::Recycler, old: ::core::option::Option<#ident>) {
             #body
         }

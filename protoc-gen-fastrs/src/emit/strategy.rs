@@ -8,7 +8,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
 use super::tokens::{codec, codec_call};
-use crate::model::{Kind, Message, Oneof, Recycling, Shape};
+use crate::model::{Field, Kind, Message, Oneof, Recycling, Shape};
 
 /// The function a message's code calls for one value of `kind`: the codec's
 /// own `op` (`write_keyed`, `merge`, `read`; inlined), or the runtime's
@@ -56,7 +56,7 @@ pub(super) fn helper(msg: &Message, name: &str) -> TokenStream {
 pub(super) fn codec_import(messages: &[Message]) -> TokenStream {
     let by_code = |m: &Message| !m.strategy.table || m.chain.is_some();
     let calls_codecs = |m: &Message| {
-        m.oneofs.iter().any(|o| by_code(m) || !members_are_entries(o))
+        m.oneofs.iter().any(|o| by_code(m) || !o.members_are_entries())
             || by_code(m)
                 && m.fields.iter().any(|f| {
                     !matches!(
@@ -74,24 +74,27 @@ pub(super) fn codec_import(messages: &[Message]) -> TokenStream {
     }
 }
 
-/// Whether the members of `oneof` are entries of its message's table (in
-/// size mode): unless one is a closed enum, whose unknown numbers go to the
-/// unknown fields without switching the oneof, which the table's hooks do.
-pub(super) fn members_are_entries(oneof: &Oneof) -> bool {
-    !oneof
-        .members
-        .iter()
-        .any(|m| matches!(&m.shape, Shape::OneofMember(Kind::Enum { closed: true, .. })))
+/// True if a cleared (or switched) `oneof` of `msg` keeps the values of
+/// some members for reuse ([`kept_member`]).
+pub(super) fn keeps_values(msg: &Message, oneof: &Oneof) -> bool {
+    oneof.members.iter().any(|m| kept_member(msg, oneof, m))
 }
 
-/// True if `msg` recycles and a oneof has string, bytes or message members,
-/// whose values a cleared (or switched) oneof keeps for reuse.
-pub(super) fn keeps_values(msg: &Message, oneof: &Oneof) -> bool {
-    msg.strategy.reuse
-        && oneof
-            .members
-            .iter()
-            .any(|m| matches!(&m.shape, Shape::OneofMember(kind) if kind.recycles()))
+/// True if member `m` of `oneof` keeps its value for reuse: a string,
+/// bytes or message in a message that recycles (`Strategy::reuse`); a
+/// string or bytes in a table's oneof that keeps them
+/// (`Oneof::keeps_buffers_in_table`). A table's message members are not
+/// kept: that would compile each type's pool code in every crate that
+/// uses the message.
+pub(super) fn kept_member(msg: &Message, oneof: &Oneof, m: &Field) -> bool {
+    let Shape::OneofMember(kind) = &m.shape else {
+        return false;
+    };
+    if msg.strategy.reuse {
+        kind.recycles()
+    } else {
+        msg.strategy.table && oneof.keeps_buffers_in_table() && is_buffer(kind)
+    }
 }
 
 /// `keep_<field>`: the function in the message's module that keeps a oneof's

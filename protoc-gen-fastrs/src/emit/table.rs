@@ -8,7 +8,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 use super::read;
-use super::strategy::{members_are_entries, value_fn, ValueOp};
+use super::strategy::{keeper_ident, keeps_values, kept_member, value_fn, ValueOp};
 use super::tokens::{codec, codec_call, key_len, match_oneof_run, tag_bytes, tag_value};
 use crate::model::plan::Target;
 use crate::model::{Field, Kind, Message, Oneof, Shape, Slot, Tag};
@@ -33,7 +33,7 @@ pub(super) fn tabled(msg: &Message) -> TokenStream {
         .chain(oneof_runs(msg).flat_map(|(oneof, run)| {
             let last = run.last().map_or(0, |m| m.number);
             run.into_iter().enumerate().map(move |(i, m)| {
-                let entry = if members_are_entries(oneof) {
+                let entry = if oneof.members_are_entries() {
                     member_entry(msg, oneof, m, (i == 0).then_some(last))
                 } else {
                     hook(&m.tag, if i == 0 { "hooked" } else { "hooked_read" })
@@ -138,7 +138,8 @@ fn shaped(msg: &Message, kind: &Kind, plain: &str, closed: &str) -> TokenStream 
 
 /// The entry of oneof member `m`: its tag, the oneof's field and the
 /// member's variant, and how its value is handled; on the first member of
-/// a run, the run's `last` field number.
+/// a run, the run's `last` field number; for a member whose value the
+/// oneof keeps, the recycler its value is taken from.
 fn member_entry(msg: &Message, oneof: &Oneof, m: &Field, last: Option<u32>) -> TokenStream {
     let Shape::OneofMember(kind) = &m.shape else {
         unreachable!("oneof members are lowered as OneofMember")
@@ -150,7 +151,11 @@ fn member_entry(msg: &Message, oneof: &Oneof, m: &Field, last: Option<u32>) -> T
     });
     let (field, module, enum_ident, variant) = (&oneof.field, &msg.module, &oneof.enum_ident, &m.ident);
     let op = shaped(msg, kind, "Member", "Member");
-    quote!(#tag #last #field = #module::#enum_ident::#variant: #op;)
+    let kept = kept_member(msg, oneof, m).then(|| {
+        let recycle = &msg.recycle;
+        quote!(, #recycle)
+    });
+    quote!(#tag #last #field = #module::#enum_ident::#variant: #op #kept;)
 }
 
 /// The hooks of `impl Tabled`: how the message reads, sizes, writes and
@@ -160,7 +165,7 @@ fn member_entry(msg: &Message, oneof: &Oneof, m: &Field, last: Option<u32>) -> T
 /// crate that uses the message.
 fn hooks(msg: &Message) -> TokenStream {
     let hooked = |a: &&crate::model::plan::Arm| match a.target {
-        Target::Member { oneof, .. } => !members_are_entries(&msg.oneofs[oneof]),
+        Target::Member { oneof, .. } => !msg.oneofs[oneof].members_are_entries(),
         Target::Field(i) => matches!(msg.fields[i].shape, Shape::Map { .. }),
     };
     let arms: Vec<TokenStream> = msg
@@ -231,7 +236,7 @@ fn which_member(msg: &Message) -> Option<TokenStream> {
         .oneofs
         .iter()
         .enumerate()
-        .filter(|(_, o)| members_are_entries(o))
+        .filter(|(_, o)| o.members_are_entries())
         .map(|(i, o)| {
             let (field, enum_ident) = (&o.field, &o.enum_ident);
             let arms = o.members.iter().map(|m| {
@@ -342,8 +347,13 @@ fn hooked_fields(msg: &Message) -> Vec<Hooked> {
         let oneof = &msg.oneofs[*o];
         let (ident, module, enum_ident) = (&oneof.field, &msg.module, &oneof.enum_ident);
         let tag = tag_value(&oneof.members[members[0]].tag);
-        let clear = quote!(self.#ident = ::core::option::Option::None;);
-        if members_are_entries(oneof) {
+        let clear = if keeps_values(msg, oneof) {
+            let (keeper, recycle) = (keeper_ident(oneof), &msg.recycle);
+            quote!(#module::#keeper(&mut self.#recycle, self.#ident.take());)
+        } else {
+            quote!(self.#ident = ::core::option::Option::None;)
+        };
+        if oneof.members_are_entries() {
             return Some(Hooked {
                 tag,
                 size: None,

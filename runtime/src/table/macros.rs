@@ -17,14 +17,17 @@
 ///     0x22 => hooked;                          // a map (or a oneof member
 ///     0x2a => hooked_read;                     // read by the hooks)
 ///     0x32 => checked_utf8;                    // a checked string extension
-///     0x3a ..= 8 kind = order::Kind::Note: Member<Str>;  // a oneof run's
-///     0x42 kind = order::Kind::Ref: Member<Tab<Ref>>;    // members
+///     0x3a ..= 8 kind = order::Kind::Note: Member<Str>, recycle;  // a oneof
+///     0x42 kind = order::Kind::Ref: Member<Tab<Ref>>;    // run's members
 /// }
 /// ```
 ///
 /// A oneof member names the oneof's field and the member's variant; the
 /// first of a run of members (by number, no other field between them)
-/// gives the run's last field number (`..= 8`).
+/// gives the run's last field number (`..= 8`). A string or bytes member
+/// whose buffer the oneof keeps when cleared (the message's `clear_hooked`
+/// keeps it) names the recycler it is kept in, after a comma: a decode
+/// that switches the oneof to the member takes its value from there.
 ///
 /// Each field's type is checked against its op's at compile time, in a
 /// closure that is never called (so no code is compiled for it): a raw
@@ -82,20 +85,20 @@ macro_rules! __table {
         $msg:ident, $unknown:ident $(, $recycle:ident)?, [$($index:literal),* $(,)?];
         $(
             $tag:literal $(| $alt:literal)? $(..= $last:literal)? $(=> $hook:ident)?
-            $($field:ident $(= $variant:path)?: $op:ty)?;
+            $($field:ident $(= $variant:path)?: $op:ty $(, $kept:ident)?)?;
         )*
     ) => {
         const TABLE: &'static $crate::__private::table::Table<Self> = {
             let _ = |m: &$msg| {
                 let _: *const $crate::UnknownFields = &raw const m.$unknown;
                 $(let _: *const $crate::Recycler = &raw const m.$recycle;)?
-                $($($crate::__table_entry!(@check m, $field $(= $variant)?: $op);)?)*
+                $($($crate::__table_entry!(@check m, $field $(= $variant)?: $op $(, $kept)?);)?)*
             };
             // SAFETY (each `FieldAt::offset`): the closure above checks
             // that the field has the entry's type.
             &$crate::__private::table::Table::new(
                 [$($crate::__table_entry!(
-                    $msg, $tag $(| $alt)? $(..= $last)? $(=> $hook)? $($field $(= $variant)?: $op)?
+                    $msg, $tag $(| $alt)? $(..= $last)? $(=> $hook)? $($field $(= $variant)?: $op $(, $kept)?)?
                 )),*],
                 &[$($index),*],
                 unsafe { $crate::__private::table::FieldAt::offset(::core::mem::offset_of!($msg, $unknown)) },
@@ -123,7 +126,7 @@ macro_rules! __table_entry {
             unsafe { $crate::__private::table::FieldAt::offset(::core::mem::offset_of!($msg, $field)) },
         )
     };
-    ($msg:ident, $tag:literal $(..= $last:literal)? $field:ident = $variant:path: $op:ty) => {
+    ($msg:ident, $tag:literal $(..= $last:literal)? $field:ident = $variant:path: $op:ty $(, $kept:ident)?) => {
         $crate::__private::table::Entry::<$msg>::member($tag, {
             // Functions rather than closures: a closure made a function
             // pointer costs a shim of its own. `#[inline]`, as the table
@@ -141,7 +144,7 @@ macro_rules! __table_entry {
             #[inline]
             fn select(m: &mut $msg) -> &mut <$op as $crate::__private::table::MemberOp>::Value {
                 if !::core::matches!(m.$field, ::core::option::Option::Some($variant(_))) {
-                    $crate::__private::table::switch(&mut m.$field, $variant($crate::__private::table::fresh()));
+                    $crate::__private::table::switch(&mut m.$field, $variant($crate::__table_entry!(@fresh m $(, $kept)?)));
                 }
                 match &mut m.$field {
                     ::core::option::Option::Some($variant(v)) => ::core::borrow::BorrowMut::borrow_mut(v),
@@ -154,8 +157,16 @@ macro_rules! __table_entry {
             &AT
         })
     };
+    // A member's value, when the oneof switches to it: a default one, or
+    // a buffer the oneof kept in the recycler `$kept`.
+    (@fresh $m:ident) => {
+        $crate::__private::table::fresh()
+    };
+    (@fresh $m:ident, $kept:ident) => {
+        $m.$kept.spare()
+    };
     // A member's functions are typed: no check needed.
-    (@check $m:ident, $field:ident = $variant:path: $op:ty) => {};
+    (@check $m:ident, $field:ident = $variant:path: $op:ty $(, $kept:ident)?) => {};
     (@check $m:ident, $field:ident: $op:ty) => {
         let _: *const <$op as $crate::__private::table::FieldOp>::Field = &raw const $m.$field;
     };

@@ -18,6 +18,9 @@ pub struct User {
     pub home: ::core::option::Option<Address>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for User {
@@ -27,14 +30,14 @@ impl ::fastrs::Message for User {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for User {
     __fastrs::table::table! {
-        User, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+        User, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
         0x10 id: __fastrs::Implicit<__fastrs::Int64>;
         0x1a | 0x18 scores: __fastrs::Packed<__fastrs::Uint32>;
         0x20 active: __fastrs::Optional<__fastrs::Bool>;
         0x28 role: __fastrs::Implicit<__fastrs::OpenEnum<Role>>;
         0x32 => hooked;
-        0x3a ..= 8 contact = user::Contact::Email: __fastrs::Member<__fastrs::Str>;
+        0x3a ..= 8 contact = user::Contact::Email: __fastrs::Member<__fastrs::Str>, recycle;
         0x42 contact = user::Contact::Address: __fastrs::Member<__fastrs::Tab<Address>>;
         0x4a home: __fastrs::Optional<__fastrs::Tab<Address>>;
     }
@@ -94,7 +97,7 @@ impl __fastrs::table::Tabled for User {
                 self.counters.clear();
             }
             0x3a => {
-                self.contact = ::core::option::Option::None;
+                user::keep_contact(&mut self.recycle, self.contact.take());
             }
             _ => {}
         }
@@ -117,10 +120,21 @@ impl User {
 }
 /// Types nested in [`User`].
 pub mod user {
+    use ::fastrs::__private as __fastrs;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Contact {
         Email(::fastrs::alloc::string::String),
         Address(super::Address),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_contact(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Contact>,
+    ) {
+        if let ::core::option::Option::Some(Contact::Email(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -236,6 +250,9 @@ pub struct Login {
     pub second_factor: ::core::option::Option<login::SecondFactor>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Login {
@@ -245,16 +262,17 @@ impl ::fastrs::Message for Login {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Login {
     __fastrs::table::table! {
-        Login, unknown_fields, [0, 0, 1, 2, 3];
+        Login, unknown_fields, recycle, [0, 0, 1, 2, 3];
         0x0a user: __fastrs::Implicit<__fastrs::Str>;
         0x12 password: __fastrs::Implicit<__fastrs::Str>;
-        0x1a ..= 4 second_factor = login::SecondFactor::Otp: __fastrs::Member<__fastrs::Str>;
+        0x1a ..= 4 second_factor = login::SecondFactor::Otp: __fastrs::Member<__fastrs::Str>,
+            recycle;
         0x20 second_factor = login::SecondFactor::Device: __fastrs::Member<__fastrs::Uint32>;
     }
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
-            self.second_factor = ::core::option::Option::None;
+            login::keep_second_factor(&mut self.recycle, self.second_factor.take());
         }
     }
     #[inline]
@@ -278,6 +296,7 @@ impl ::core::fmt::Debug for Login {
 }
 /// Types nested in [`Login`].
 pub mod login {
+    use ::fastrs::__private as __fastrs;
     #[derive(Clone, PartialEq)]
     pub enum SecondFactor {
         Otp(::fastrs::alloc::string::String),
@@ -293,6 +312,16 @@ pub mod login {
                 }
                 Self::Device(v) => f.debug_tuple("Device").field(v).finish(),
             }
+        }
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_second_factor(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<SecondFactor>,
+    ) {
+        if let ::core::option::Option::Some(SecondFactor::Otp(v)) = old {
+            recycle.keep(v);
         }
     }
 }

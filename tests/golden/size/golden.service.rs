@@ -22,6 +22,9 @@ pub struct Blob {
     pub previous: ::core::option::Option<::fastrs::alloc::boxed::Box<Blob>>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Blob {
@@ -62,14 +65,14 @@ impl ::fastrs::Message for Blob {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Blob {
     __fastrs::table::table! {
-        Blob, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+        Blob, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a key: __fastrs::Implicit<__fastrs::Str>;
         0x12 data: __fastrs::Implicit<__fastrs::SharedBytes>;
         0x1a chunks: __fastrs::Repeated<__fastrs::SharedBytes>;
         0x22 checksum: __fastrs::Optional<__fastrs::SharedBytes>;
         0x2a => hooked;
         0x32 ..= 7 origin = blob::Origin::InlineSource: __fastrs::Member<__fastrs::SharedBytes>;
-        0x3a origin = blob::Origin::Url: __fastrs::Member<__fastrs::Str>;
+        0x3a origin = blob::Origin::Url: __fastrs::Member<__fastrs::Str>, recycle;
         0x42 | 0x40 offsets: __fastrs::Packed<__fastrs::Sint64>;
         0x4a previous: __fastrs::Optional<__fastrs::TabBox<Blob>>;
     }
@@ -129,7 +132,7 @@ impl __fastrs::table::Tabled for Blob {
                 self.metadata.clear();
             }
             0x32 => {
-                self.origin = ::core::option::Option::None;
+                blob::keep_origin(&mut self.recycle, self.origin.take());
             }
             _ => {}
         }
@@ -341,10 +344,21 @@ impl<'a> ::fastrs::View<'a> for BlobView<'a> {
 ::fastrs::__view_impls!(Blob, BlobView);
 /// Types nested in [`Blob`].
 pub mod blob {
+    use ::fastrs::__private as __fastrs;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Origin {
         InlineSource(::fastrs::bytes::Bytes),
         Url(::fastrs::alloc::string::String),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_origin(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Origin>,
+    ) {
+        if let ::core::option::Option::Some(Origin::Url(v)) = old {
+            recycle.keep(v);
+        }
     }
     /// A zero-copy view of [`Origin`].
     #[allow(deprecated)]

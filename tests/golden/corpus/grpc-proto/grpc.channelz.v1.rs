@@ -790,6 +790,9 @@ pub mod security {
         pub remote_certificate: ::fastrs::alloc::vec::Vec<u8>,
         /// Fields this schema does not know, kept and written back on encode.
         pub unknown_fields: ::fastrs::UnknownFields,
+        /// Buffers `clear` kept for the next decode to fill; not part
+        /// of the value (equality ignores it, clones start empty).
+        pub recycle: ::fastrs::Recycler,
     }
     #[allow(deprecated)]
     impl ::fastrs::Message for Tls {
@@ -799,16 +802,17 @@ pub mod security {
     #[allow(deprecated)]
     impl __fastrs::table::Tabled for Tls {
         __fastrs::table::table! {
-            Tls, unknown_fields, [0, 0, 1, 2, 3];
-            0x0a ..= 2 cipher_suite = tls::CipherSuite::StandardName: __fastrs::Member<__fastrs::Str>;
-            0x12 cipher_suite = tls::CipherSuite::OtherName: __fastrs::Member<__fastrs::Str>;
+            Tls, unknown_fields, recycle, [0, 0, 1, 2, 3];
+            0x0a ..= 2 cipher_suite = tls::CipherSuite::StandardName: __fastrs::Member<__fastrs::Str>, recycle;
+            0x12 cipher_suite = tls::CipherSuite::OtherName: __fastrs::Member<__fastrs::Str>,
+                recycle;
             0x1a local_certificate: __fastrs::Implicit<__fastrs::Bytes>;
             0x22 remote_certificate: __fastrs::Implicit<__fastrs::Bytes>;
         }
         #[inline]
         fn clear_hooked(&mut self, tag: u32) {
             if tag == 0x0a {
-                self.cipher_suite = ::core::option::Option::None;
+                tls::keep_cipher_suite(&mut self.recycle, self.cipher_suite.take());
             }
         }
         #[inline]
@@ -822,6 +826,7 @@ pub mod security {
     }
     /// Types nested in [`Tls`].
     pub mod tls {
+        use ::fastrs::__private as __fastrs;
         #[derive(Clone, PartialEq, Debug)]
         pub enum CipherSuite {
             /// The cipher suite name in the RFC 4346 format:
@@ -830,6 +835,22 @@ pub mod security {
             /// Some other way to describe the cipher suite if
             /// the RFC 4346 name is not available.
             OtherName(::fastrs::alloc::string::String),
+        }
+        /// Keeps the allocation of a replaced or cleared value for the next decode.
+        #[inline]
+        pub(super) fn keep_cipher_suite(
+            recycle: &mut __fastrs::Recycler,
+            old: ::core::option::Option<CipherSuite>,
+        ) {
+            match old {
+                ::core::option::Option::Some(CipherSuite::StandardName(v)) => {
+                    recycle.keep(v)
+                }
+                ::core::option::Option::Some(CipherSuite::OtherName(v)) => {
+                    recycle.keep(v)
+                }
+                _ => {}
+            }
         }
     }
     #[derive(Clone, PartialEq, Default, Debug)]

@@ -134,6 +134,9 @@ pub struct Identity {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for Identity {
@@ -143,9 +146,10 @@ impl ::fastrs::Message for Identity {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for Identity {
     __fastrs::table::table! {
-        Identity, unknown_fields, [0, 0, 1, 2];
-        0x0a ..= 2 identity_oneof = identity::IdentityOneof::ServiceAccount: __fastrs::Member<__fastrs::Str>;
-        0x12 identity_oneof = identity::IdentityOneof::Hostname: __fastrs::Member<__fastrs::Str>;
+        Identity, unknown_fields, recycle, [0, 0, 1, 2];
+        0x0a ..= 2 identity_oneof = identity::IdentityOneof::ServiceAccount: __fastrs::Member<__fastrs::Str>, recycle;
+        0x12 identity_oneof = identity::IdentityOneof::Hostname: __fastrs::Member<__fastrs::Str>,
+            recycle;
         0x1a => hooked;
     }
     #[inline]
@@ -204,7 +208,10 @@ impl __fastrs::table::Tabled for Identity {
                 self.attributes.clear();
             }
             0x0a => {
-                self.identity_oneof = ::core::option::Option::None;
+                identity::keep_identity_oneof(
+                    &mut self.recycle,
+                    self.identity_oneof.take(),
+                );
             }
             _ => {}
         }
@@ -222,12 +229,27 @@ impl __fastrs::table::Tabled for Identity {
 }
 /// Types nested in [`Identity`].
 pub mod identity {
+    use ::fastrs::__private as __fastrs;
     #[derive(Clone, PartialEq, Debug)]
     pub enum IdentityOneof {
         /// Service account of a connection endpoint.
         ServiceAccount(::fastrs::alloc::string::String),
         /// Hostname of a connection endpoint.
         Hostname(::fastrs::alloc::string::String),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_identity_oneof(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<IdentityOneof>,
+    ) {
+        match old {
+            ::core::option::Option::Some(IdentityOneof::ServiceAccount(v)) => {
+                recycle.keep(v)
+            }
+            ::core::option::Option::Some(IdentityOneof::Hostname(v)) => recycle.keep(v),
+            _ => {}
+        }
     }
 }
 #[derive(Clone, PartialEq, Default)]

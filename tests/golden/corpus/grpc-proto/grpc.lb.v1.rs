@@ -551,7 +551,8 @@ impl __fastrs::table::Tabled for Load {
         0x48 total_bytes_received: __fastrs::Implicit<__fastrs::Int64>;
         0x52 total_latency: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x5a metric_data: __fastrs::Repeated<__fastrs::Tab<CallMetricData>>;
-        0x62 ..= 14 orphaned_load = load::OrphanedLoad::LoadKey: __fastrs::Member<__fastrs::Bytes>;
+        0x62 ..= 14 orphaned_load = load::OrphanedLoad::LoadKey: __fastrs::Member<__fastrs::Bytes>,
+            recycle;
         0x68 orphaned_load = load::OrphanedLoad::LoadKeyUnknown: __fastrs::Member<__fastrs::Bool>;
         0x72 orphaned_load = load::OrphanedLoad::OrphanedLoadIdentifier: __fastrs::Member<__fastrs::Tab<OrphanedLoadIdentifier>>;
         0x7a client_ip_address: __fastrs::Implicit<__fastrs::Bytes>;
@@ -564,7 +565,7 @@ impl __fastrs::table::Tabled for Load {
                 self.in_progress_report = ::core::option::Option::None;
             }
             0x62 => {
-                self.orphaned_load = ::core::option::Option::None;
+                load::keep_orphaned_load(&mut self.recycle, self.orphaned_load.take());
             }
             _ => {}
         }
@@ -598,6 +599,7 @@ impl __fastrs::table::Tabled for Load {
 }
 /// Types nested in [`Load`].
 pub mod load {
+    use ::fastrs::__private as __fastrs;
     /// Indicates whether this load report is an in-progress load report in which
     /// num_calls_in_progress is the only valid entry. If in_progress_report is not
     /// set, num_calls_in_progress will be ignored. If in_progress_report is set,
@@ -628,6 +630,17 @@ pub mod load {
         /// load_key and balancer_id are included in order to identify orphaned load
         /// from different origins.
         OrphanedLoadIdentifier(super::OrphanedLoadIdentifier),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[allow(deprecated)]
+    #[inline]
+    pub(super) fn keep_orphaned_load(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<OrphanedLoad>,
+    ) {
+        if let ::core::option::Option::Some(OrphanedLoad::LoadKey(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]

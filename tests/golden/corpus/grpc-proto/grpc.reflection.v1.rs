@@ -15,6 +15,9 @@ pub struct ServerReflectionRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ServerReflectionRequest {
@@ -24,18 +27,21 @@ impl ::fastrs::Message for ServerReflectionRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ServerReflectionRequest {
     __fastrs::table::table! {
-        ServerReflectionRequest, unknown_fields, [0, 0, 0, 1, 2, 3, 4, 5];
+        ServerReflectionRequest, unknown_fields, recycle, [0, 0, 0, 1, 2, 3, 4, 5];
         0x0a host: __fastrs::Implicit<__fastrs::Str>;
-        0x1a ..= 7 message_request = server_reflection_request::MessageRequest::FileByFilename: __fastrs::Member<__fastrs::Str>;
-        0x22 message_request = server_reflection_request::MessageRequest::FileContainingSymbol: __fastrs::Member<__fastrs::Str>;
+        0x1a ..= 7 message_request = server_reflection_request::MessageRequest::FileByFilename: __fastrs::Member<__fastrs::Str>, recycle;
+        0x22 message_request = server_reflection_request::MessageRequest::FileContainingSymbol: __fastrs::Member<__fastrs::Str>, recycle;
         0x2a message_request = server_reflection_request::MessageRequest::FileContainingExtension: __fastrs::Member<__fastrs::Tab<ExtensionRequest>>;
-        0x32 message_request = server_reflection_request::MessageRequest::AllExtensionNumbersOfType: __fastrs::Member<__fastrs::Str>;
-        0x3a message_request = server_reflection_request::MessageRequest::ListServices: __fastrs::Member<__fastrs::Str>;
+        0x32 message_request = server_reflection_request::MessageRequest::AllExtensionNumbersOfType: __fastrs::Member<__fastrs::Str>, recycle;
+        0x3a message_request = server_reflection_request::MessageRequest::ListServices: __fastrs::Member<__fastrs::Str>, recycle;
     }
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
-            self.message_request = ::core::option::Option::None;
+            server_reflection_request::keep_message_request(
+                &mut self.recycle,
+                self.message_request.take(),
+            );
         }
     }
     #[inline]
@@ -62,6 +68,7 @@ impl __fastrs::table::Tabled for ServerReflectionRequest {
 }
 /// Types nested in [`ServerReflectionRequest`].
 pub mod server_reflection_request {
+    use ::fastrs::__private as __fastrs;
     /// To use reflection service, the client should set one of the following
     /// fields in message_request. The server distinguishes requests by their
     /// defined field and then handles them using corresponding methods.
@@ -88,6 +95,28 @@ pub mod server_reflection_request {
         /// List the full names of registered services. The content will not be
         /// checked.
         ListServices(::fastrs::alloc::string::String),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_message_request(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<MessageRequest>,
+    ) {
+        match old {
+            ::core::option::Option::Some(MessageRequest::FileByFilename(v)) => {
+                recycle.keep(v)
+            }
+            ::core::option::Option::Some(MessageRequest::FileContainingSymbol(v)) => {
+                recycle.keep(v)
+            }
+            ::core::option::Option::Some(
+                MessageRequest::AllExtensionNumbersOfType(v),
+            ) => recycle.keep(v),
+            ::core::option::Option::Some(MessageRequest::ListServices(v)) => {
+                recycle.keep(v)
+            }
+            _ => {}
+        }
     }
 }
 /// The type name and extension number sent by the client when requesting

@@ -112,6 +112,9 @@ pub struct ChannelArg {
     pub value: ::core::option::Option<channel_arg::Value>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ChannelArg {
@@ -121,15 +124,15 @@ impl ::fastrs::Message for ChannelArg {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ChannelArg {
     __fastrs::table::table! {
-        ChannelArg, unknown_fields, [0, 0, 1, 2];
+        ChannelArg, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a name: __fastrs::Implicit<__fastrs::Str>;
-        0x12 ..= 3 value = channel_arg::Value::StrValue: __fastrs::Member<__fastrs::Str>;
+        0x12 ..= 3 value = channel_arg::Value::StrValue: __fastrs::Member<__fastrs::Str>, recycle;
         0x18 value = channel_arg::Value::IntValue: __fastrs::Member<__fastrs::Int32>;
     }
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
-            self.value = ::core::option::Option::None;
+            channel_arg::keep_value(&mut self.recycle, self.value.take());
         }
     }
     #[inline]
@@ -143,10 +146,21 @@ impl __fastrs::table::Tabled for ChannelArg {
 }
 /// Types nested in [`ChannelArg`].
 pub mod channel_arg {
+    use ::fastrs::__private as __fastrs;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Value {
         StrValue(::fastrs::alloc::string::String),
         IntValue(i32),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_value(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Value>,
+    ) {
+        if let ::core::option::Option::Some(Value::StrValue(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]

@@ -355,11 +355,11 @@ impl __fastrs::table::Tabled for HttpRule {
     __fastrs::table::table! {
         HttpRule, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 8, 9];
         0x0a selector: __fastrs::Implicit<__fastrs::Str>;
-        0x12 ..= 6 pattern = http_rule::Pattern::Get: __fastrs::Member<__fastrs::Str>;
-        0x1a pattern = http_rule::Pattern::Put: __fastrs::Member<__fastrs::Str>;
-        0x22 pattern = http_rule::Pattern::Post: __fastrs::Member<__fastrs::Str>;
-        0x2a pattern = http_rule::Pattern::Delete: __fastrs::Member<__fastrs::Str>;
-        0x32 pattern = http_rule::Pattern::Patch: __fastrs::Member<__fastrs::Str>;
+        0x12 ..= 6 pattern = http_rule::Pattern::Get: __fastrs::Member<__fastrs::Str>, recycle;
+        0x1a pattern = http_rule::Pattern::Put: __fastrs::Member<__fastrs::Str>, recycle;
+        0x22 pattern = http_rule::Pattern::Post: __fastrs::Member<__fastrs::Str>, recycle;
+        0x2a pattern = http_rule::Pattern::Delete: __fastrs::Member<__fastrs::Str>, recycle;
+        0x32 pattern = http_rule::Pattern::Patch: __fastrs::Member<__fastrs::Str>, recycle;
         0x3a body: __fastrs::Implicit<__fastrs::Str>;
         0x42 ..= 8 pattern = http_rule::Pattern::Custom: __fastrs::Member<__fastrs::Tab<CustomHttpPattern>>;
         0x5a additional_bindings: __fastrs::Repeated<__fastrs::Tab<HttpRule>>;
@@ -369,10 +369,10 @@ impl __fastrs::table::Tabled for HttpRule {
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x12 => {
-                self.pattern = ::core::option::Option::None;
+                http_rule::keep_pattern(&mut self.recycle, self.pattern.take());
             }
             0x42 => {
-                self.pattern = ::core::option::Option::None;
+                http_rule::keep_pattern(&mut self.recycle, self.pattern.take());
             }
             _ => {}
         }
@@ -392,6 +392,7 @@ impl __fastrs::table::Tabled for HttpRule {
 }
 /// Types nested in [`HttpRule`].
 pub mod http_rule {
+    use ::fastrs::__private as __fastrs;
     /// Determines the URL pattern is matched by this rules. This pattern can be
     /// used with any of the {get|put|post|delete|patch} methods. A custom method
     /// can be defined using the 'custom' field.
@@ -413,6 +414,21 @@ pub mod http_rule {
         /// HTTP method unspecified for this rule. The wild-card rule is useful
         /// for services that provide content to Web (HTML) clients.
         Custom(super::CustomHttpPattern),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_pattern(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Pattern>,
+    ) {
+        match old {
+            ::core::option::Option::Some(Pattern::Get(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Pattern::Put(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Pattern::Post(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Pattern::Delete(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Pattern::Patch(v)) => recycle.keep(v),
+            _ => {}
+        }
     }
 }
 /// A custom pattern is used for defining custom HTTP verb.

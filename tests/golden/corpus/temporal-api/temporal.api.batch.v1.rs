@@ -291,6 +291,9 @@ pub struct BatchOperationUnpauseActivities {
     pub jitter: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationUnpauseActivities {
@@ -300,9 +303,9 @@ impl ::fastrs::Message for BatchOperationUnpauseActivities {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationUnpauseActivities {
     __fastrs::table::table! {
-        BatchOperationUnpauseActivities, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
+        BatchOperationUnpauseActivities, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x12 ..= 3 activity = batch_operation_unpause_activities::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x12 ..= 3 activity = batch_operation_unpause_activities::Activity::Type: __fastrs::Member<__fastrs::Str>, recycle;
         0x18 activity = batch_operation_unpause_activities::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
         0x20 reset_attempts: __fastrs::Implicit<__fastrs::Bool>;
         0x28 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
@@ -311,7 +314,10 @@ impl __fastrs::table::Tabled for BatchOperationUnpauseActivities {
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
-            self.activity = ::core::option::Option::None;
+            batch_operation_unpause_activities::keep_activity(
+                &mut self.recycle,
+                self.activity.take(),
+            );
         }
     }
     #[inline]
@@ -329,11 +335,22 @@ impl __fastrs::table::Tabled for BatchOperationUnpauseActivities {
 }
 /// Types nested in [`BatchOperationUnpauseActivities`].
 pub mod batch_operation_unpause_activities {
+    use ::fastrs::__private as __fastrs;
     /// The activity to unpause. If match_all is set to true, all activities will be unpaused.
     #[derive(Clone, PartialEq, Debug)]
     pub enum Activity {
         Type(::fastrs::alloc::string::String),
         MatchAll(bool),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_activity(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Activity>,
+    ) {
+        if let ::core::option::Option::Some(Activity::Type(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 /// BatchOperationTriggerWorkflowRule sends TriggerWorkflowRule requests to batch workflows.
@@ -344,6 +361,9 @@ pub struct BatchOperationTriggerWorkflowRule {
     pub rule: ::core::option::Option<batch_operation_trigger_workflow_rule::Rule>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
@@ -353,15 +373,18 @@ impl ::fastrs::Message for BatchOperationTriggerWorkflowRule {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationTriggerWorkflowRule {
     __fastrs::table::table! {
-        BatchOperationTriggerWorkflowRule, unknown_fields, [0, 0, 1, 2];
+        BatchOperationTriggerWorkflowRule, unknown_fields, recycle, [0, 0, 1, 2];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x12 ..= 3 rule = batch_operation_trigger_workflow_rule::Rule::Id: __fastrs::Member<__fastrs::Str>;
+        0x12 ..= 3 rule = batch_operation_trigger_workflow_rule::Rule::Id: __fastrs::Member<__fastrs::Str>, recycle;
         0x1a rule = batch_operation_trigger_workflow_rule::Rule::Spec: __fastrs::Member<__fastrs::Tab<super::super::rules::v1::WorkflowRuleSpec>>;
     }
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
-            self.rule = ::core::option::Option::None;
+            batch_operation_trigger_workflow_rule::keep_rule(
+                &mut self.recycle,
+                self.rule.take(),
+            );
         }
     }
     #[inline]
@@ -379,12 +402,23 @@ impl __fastrs::table::Tabled for BatchOperationTriggerWorkflowRule {
 }
 /// Types nested in [`BatchOperationTriggerWorkflowRule`].
 pub mod batch_operation_trigger_workflow_rule {
+    use ::fastrs::__private as __fastrs;
     #[derive(Clone, PartialEq, Debug)]
     pub enum Rule {
         /// ID of existing rule.
         Id(::fastrs::alloc::string::String),
         /// Rule specification to be applied to the workflow without creating a new rule.
         Spec(super::super::super::rules::v1::WorkflowRuleSpec),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_rule(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Rule>,
+    ) {
+        if let ::core::option::Option::Some(Rule::Id(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 /// BatchOperationResetActivities sends activity reset requests in a batch.
@@ -410,6 +444,9 @@ pub struct BatchOperationResetActivities {
     pub restore_original_options: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationResetActivities {
@@ -419,9 +456,9 @@ impl ::fastrs::Message for BatchOperationResetActivities {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationResetActivities {
     __fastrs::table::table! {
-        BatchOperationResetActivities, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7];
+        BatchOperationResetActivities, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x12 ..= 3 activity = batch_operation_reset_activities::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x12 ..= 3 activity = batch_operation_reset_activities::Activity::Type: __fastrs::Member<__fastrs::Str>, recycle;
         0x18 activity = batch_operation_reset_activities::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
         0x20 reset_attempts: __fastrs::Implicit<__fastrs::Bool>;
         0x28 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
@@ -432,7 +469,10 @@ impl __fastrs::table::Tabled for BatchOperationResetActivities {
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
-            self.activity = ::core::option::Option::None;
+            batch_operation_reset_activities::keep_activity(
+                &mut self.recycle,
+                self.activity.take(),
+            );
         }
     }
     #[inline]
@@ -450,11 +490,22 @@ impl __fastrs::table::Tabled for BatchOperationResetActivities {
 }
 /// Types nested in [`BatchOperationResetActivities`].
 pub mod batch_operation_reset_activities {
+    use ::fastrs::__private as __fastrs;
     /// The activities to reset. If match_all is set to true, all activities will be reset.
     #[derive(Clone, PartialEq, Debug)]
     pub enum Activity {
         Type(::fastrs::alloc::string::String),
         MatchAll(bool),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_activity(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Activity>,
+    ) {
+        if let ::core::option::Option::Some(Activity::Type(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 /// BatchOperationUpdateActivityOptions sends an update-activity-options requests in a batch.
@@ -481,6 +532,9 @@ pub struct BatchOperationUpdateActivityOptions {
     pub restore_original: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
@@ -490,9 +544,9 @@ impl ::fastrs::Message for BatchOperationUpdateActivityOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for BatchOperationUpdateActivityOptions {
     __fastrs::table::table! {
-        BatchOperationUpdateActivityOptions, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
+        BatchOperationUpdateActivityOptions, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5];
         0x0a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x12 ..= 3 activity = batch_operation_update_activity_options::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x12 ..= 3 activity = batch_operation_update_activity_options::Activity::Type: __fastrs::Member<__fastrs::Str>, recycle;
         0x18 activity = batch_operation_update_activity_options::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
         0x22 activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
         0x2a update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
@@ -501,7 +555,10 @@ impl __fastrs::table::Tabled for BatchOperationUpdateActivityOptions {
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x12 {
-            self.activity = ::core::option::Option::None;
+            batch_operation_update_activity_options::keep_activity(
+                &mut self.recycle,
+                self.activity.take(),
+            );
         }
     }
     #[inline]
@@ -519,10 +576,21 @@ impl __fastrs::table::Tabled for BatchOperationUpdateActivityOptions {
 }
 /// Types nested in [`BatchOperationUpdateActivityOptions`].
 pub mod batch_operation_update_activity_options {
+    use ::fastrs::__private as __fastrs;
     /// The activity to update. If match_all is set to true, all activities will be updated.
     #[derive(Clone, PartialEq, Debug)]
     pub enum Activity {
         Type(::fastrs::alloc::string::String),
         MatchAll(bool),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_activity(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Activity>,
+    ) {
+        if let ::core::option::Option::Some(Activity::Type(v)) = old {
+            recycle.keep(v);
+        }
     }
 }

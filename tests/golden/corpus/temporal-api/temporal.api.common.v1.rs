@@ -614,6 +614,9 @@ pub struct ResetOptions {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetOptions {
@@ -623,11 +626,11 @@ impl ::fastrs::Message for ResetOptions {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetOptions {
     __fastrs::table::table! {
-        ResetOptions, unknown_fields, [0, 0, 1, 2, 3, 0, 0, 0, 0, 0, 4, 5, 6];
+        ResetOptions, unknown_fields, recycle, [0, 0, 1, 2, 3, 0, 0, 0, 0, 0, 4, 5, 6];
         0x0a ..= 4 target = reset_options::Target::FirstWorkflowTask: __fastrs::Member<__fastrs::Msg<::fastrs::well_known::Empty>>;
         0x12 target = reset_options::Target::LastWorkflowTask: __fastrs::Member<__fastrs::Msg<::fastrs::well_known::Empty>>;
         0x18 target = reset_options::Target::WorkflowTaskId: __fastrs::Member<__fastrs::Int64>;
-        0x22 target = reset_options::Target::BuildId: __fastrs::Member<__fastrs::Str>;
+        0x22 target = reset_options::Target::BuildId: __fastrs::Member<__fastrs::Str>, recycle;
         0x50 reset_reapply_type: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyType>>;
         0x58 current_run_only: __fastrs::Implicit<__fastrs::Bool>;
         0x62 | 0x60 reset_reapply_exclude_types: __fastrs::Packed<__fastrs::OpenEnum<super::super::enums::v1::ResetReapplyExcludeType>>;
@@ -635,7 +638,7 @@ impl __fastrs::table::Tabled for ResetOptions {
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
-            self.target = ::core::option::Option::None;
+            reset_options::keep_target(&mut self.recycle, self.target.take());
         }
     }
     #[inline]
@@ -657,6 +660,7 @@ impl __fastrs::table::Tabled for ResetOptions {
 }
 /// Types nested in [`ResetOptions`].
 pub mod reset_options {
+    use ::fastrs::__private as __fastrs;
     /// Which workflow task to reset to.
     #[derive(Clone, PartialEq, Debug)]
     pub enum Target {
@@ -674,6 +678,16 @@ pub mod reset_options {
         /// Note that by default, this reset is allowed to be to a prior run in a chain of
         /// continue-as-new.
         BuildId(::fastrs::alloc::string::String),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_target(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Target>,
+    ) {
+        if let ::core::option::Option::Some(Target::BuildId(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 /// Callback to attach to various events in the system, e.g. workflow run completion.
@@ -1217,6 +1231,9 @@ pub struct WorkerSelector {
     pub selector: ::core::option::Option<worker_selector::Selector>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for WorkerSelector {
@@ -1226,13 +1243,13 @@ impl ::fastrs::Message for WorkerSelector {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for WorkerSelector {
     __fastrs::table::table! {
-        WorkerSelector, unknown_fields, [0, 0];
-        0x0a ..= 1 selector = worker_selector::Selector::WorkerInstanceKey: __fastrs::Member<__fastrs::Str>;
+        WorkerSelector, unknown_fields, recycle, [0, 0];
+        0x0a ..= 1 selector = worker_selector::Selector::WorkerInstanceKey: __fastrs::Member<__fastrs::Str>, recycle;
     }
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x0a {
-            self.selector = ::core::option::Option::None;
+            worker_selector::keep_selector(&mut self.recycle, self.selector.take());
         }
     }
     #[inline]
@@ -1247,6 +1264,7 @@ impl __fastrs::table::Tabled for WorkerSelector {
 }
 /// Types nested in [`WorkerSelector`].
 pub mod worker_selector {
+    use ::fastrs::__private as __fastrs;
     /// Options are:
     /// - query (will be used as query to ListWorkers, same format as in ListWorkersRequest.query)
     /// - task queue (just a shortcut. Same as query=' "TaskQueue"="my-task-queue" ')
@@ -1259,6 +1277,16 @@ pub mod worker_selector {
     pub enum Selector {
         /// Worker instance key to which the command should be sent.
         WorkerInstanceKey(::fastrs::alloc::string::String),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_selector(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Selector>,
+    ) {
+        if let ::core::option::Option::Some(Selector::WorkerInstanceKey(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 /// When starting an execution with a conflict policy that uses an existing execution and there is already an existing

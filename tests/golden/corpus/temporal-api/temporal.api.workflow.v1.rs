@@ -522,6 +522,9 @@ pub struct PendingActivityInfo {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PendingActivityInfo {
@@ -531,8 +534,8 @@ impl ::fastrs::Message for PendingActivityInfo {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PendingActivityInfo {
     __fastrs::table::table! {
-        PendingActivityInfo, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-            15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
+        PendingActivityInfo, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+            13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24];
         0x0a activity_id: __fastrs::Implicit<__fastrs::Str>;
         0x12 activity_type: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::ActivityType>>;
         0x18 state: __fastrs::Implicit<__fastrs::OpenEnum<super::super::enums::v1::PendingActivityState>>;
@@ -546,7 +549,7 @@ impl __fastrs::table::Tabled for PendingActivityInfo {
         0x5a last_failure: __fastrs::Optional<__fastrs::Tab<super::super::failure::v1::Failure>>;
         0x62 last_worker_identity: __fastrs::Implicit<__fastrs::Str>;
         0x6a ..= 14 assigned_build_id = pending_activity_info::AssignedBuildId::UseWorkflowBuildId: __fastrs::Member<__fastrs::Msg<::fastrs::well_known::Empty>>;
-        0x72 assigned_build_id = pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId: __fastrs::Member<__fastrs::Str>;
+        0x72 assigned_build_id = pending_activity_info::AssignedBuildId::LastIndependentlyAssignedBuildId: __fastrs::Member<__fastrs::Str>, recycle;
         0x7a last_worker_version_stamp: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkerVersionStamp>>;
         0x82 current_retry_interval: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
         0x8a last_attempt_complete_time: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Timestamp>>;
@@ -562,7 +565,10 @@ impl __fastrs::table::Tabled for PendingActivityInfo {
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x6a {
-            self.assigned_build_id = ::core::option::Option::None;
+            pending_activity_info::keep_assigned_build_id(
+                &mut self.recycle,
+                self.assigned_build_id.take(),
+            );
         }
     }
     #[inline]
@@ -598,6 +604,19 @@ pub mod pending_activity_info {
         /// rules.
         #[deprecated]
         LastIndependentlyAssignedBuildId(::fastrs::alloc::string::String),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[allow(deprecated)]
+    #[inline]
+    pub(super) fn keep_assigned_build_id(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<AssignedBuildId>,
+    ) {
+        if let ::core::option::Option::Some(
+            AssignedBuildId::LastIndependentlyAssignedBuildId(v),
+        ) = old {
+            recycle.keep(v);
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct PauseInfo {

@@ -4130,6 +4130,9 @@ pub struct UpdateWorkerBuildIdCompatibilityRequest {
     >,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
@@ -4139,19 +4142,22 @@ impl ::fastrs::Message for UpdateWorkerBuildIdCompatibilityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateWorkerBuildIdCompatibilityRequest {
     __fastrs::table::table! {
-        UpdateWorkerBuildIdCompatibilityRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
+        UpdateWorkerBuildIdCompatibilityRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 task_queue: __fastrs::Implicit<__fastrs::Str>;
-        0x1a ..= 7 operation = update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet: __fastrs::Member<__fastrs::Str>;
+        0x1a ..= 7 operation = update_worker_build_id_compatibility_request::Operation::AddNewBuildIdInNewDefaultSet: __fastrs::Member<__fastrs::Str>, recycle;
         0x22 operation = update_worker_build_id_compatibility_request::Operation::AddNewCompatibleBuildId: __fastrs::Member<__fastrs::Tab<update_worker_build_id_compatibility_request::AddNewCompatibleVersion>>;
-        0x2a operation = update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId: __fastrs::Member<__fastrs::Str>;
-        0x32 operation = update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet: __fastrs::Member<__fastrs::Str>;
+        0x2a operation = update_worker_build_id_compatibility_request::Operation::PromoteSetByBuildId: __fastrs::Member<__fastrs::Str>, recycle;
+        0x32 operation = update_worker_build_id_compatibility_request::Operation::PromoteBuildIdWithinSet: __fastrs::Member<__fastrs::Str>, recycle;
         0x3a operation = update_worker_build_id_compatibility_request::Operation::MergeSets: __fastrs::Member<__fastrs::Tab<update_worker_build_id_compatibility_request::MergeSets>>;
     }
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
-            self.operation = ::core::option::Option::None;
+            update_worker_build_id_compatibility_request::keep_operation(
+                &mut self.recycle,
+                self.operation.take(),
+            );
         }
     }
     #[inline]
@@ -4215,6 +4221,25 @@ pub mod update_worker_build_id_compatibility_request {
         /// declare as compatible. The unusual case of incomplete replication during failover could
         /// also result in a split set, which this operation can repair.
         MergeSets(MergeSets),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_operation(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Operation>,
+    ) {
+        match old {
+            ::core::option::Option::Some(Operation::AddNewBuildIdInNewDefaultSet(v)) => {
+                recycle.keep(v)
+            }
+            ::core::option::Option::Some(Operation::PromoteSetByBuildId(v)) => {
+                recycle.keep(v)
+            }
+            ::core::option::Option::Some(Operation::PromoteBuildIdWithinSet(v)) => {
+                recycle.keep(v)
+            }
+            _ => {}
+        }
     }
     #[derive(Clone, PartialEq, Default, Debug)]
     pub struct AddNewCompatibleVersion {
@@ -5687,6 +5712,9 @@ pub struct UpdateActivityOptionsRequest {
     pub restore_original: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UpdateActivityOptionsRequest {
@@ -5696,14 +5724,14 @@ impl ::fastrs::Message for UpdateActivityOptionsRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UpdateActivityOptionsRequest {
     __fastrs::table::table! {
-        UpdateActivityOptionsRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+        UpdateActivityOptionsRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
         0x22 activity_options: __fastrs::Optional<__fastrs::Tab<super::super::activity::v1::ActivityOptions>>;
         0x2a update_mask: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::FieldMask>>;
-        0x32 ..= 7 activity = update_activity_options_request::Activity::Id: __fastrs::Member<__fastrs::Str>;
-        0x3a activity = update_activity_options_request::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x32 ..= 7 activity = update_activity_options_request::Activity::Id: __fastrs::Member<__fastrs::Str>, recycle;
+        0x3a activity = update_activity_options_request::Activity::Type: __fastrs::Member<__fastrs::Str>, recycle;
         0x40 restore_original: __fastrs::Implicit<__fastrs::Bool>;
         0x48 ..= 9 activity = update_activity_options_request::Activity::MatchAll: __fastrs::Member<__fastrs::Bool>;
     }
@@ -5711,10 +5739,16 @@ impl __fastrs::table::Tabled for UpdateActivityOptionsRequest {
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x32 => {
-                self.activity = ::core::option::Option::None;
+                update_activity_options_request::keep_activity(
+                    &mut self.recycle,
+                    self.activity.take(),
+                );
             }
             0x48 => {
-                self.activity = ::core::option::Option::None;
+                update_activity_options_request::keep_activity(
+                    &mut self.recycle,
+                    self.activity.take(),
+                );
             }
             _ => {}
         }
@@ -5737,6 +5771,7 @@ impl __fastrs::table::Tabled for UpdateActivityOptionsRequest {
 }
 /// Types nested in [`UpdateActivityOptionsRequest`].
 pub mod update_activity_options_request {
+    use ::fastrs::__private as __fastrs;
     /// either activity id, activity type or update_all must be provided
     #[derive(Clone, PartialEq, Debug)]
     pub enum Activity {
@@ -5746,6 +5781,18 @@ pub mod update_activity_options_request {
         Type(::fastrs::alloc::string::String),
         /// Update all running activities.
         MatchAll(bool),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_activity(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Activity>,
+    ) {
+        match old {
+            ::core::option::Option::Some(Activity::Id(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Activity::Type(v)) => recycle.keep(v),
+            _ => {}
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5858,6 +5905,9 @@ pub struct PauseActivityRequest {
     pub request_id: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for PauseActivityRequest {
@@ -5867,19 +5917,23 @@ impl ::fastrs::Message for PauseActivityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for PauseActivityRequest {
     __fastrs::table::table! {
-        PauseActivityRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6];
+        PauseActivityRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x22 ..= 5 activity = pause_activity_request::Activity::Id: __fastrs::Member<__fastrs::Str>;
-        0x2a activity = pause_activity_request::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x22 ..= 5 activity = pause_activity_request::Activity::Id: __fastrs::Member<__fastrs::Str>, recycle;
+        0x2a activity = pause_activity_request::Activity::Type: __fastrs::Member<__fastrs::Str>,
+            recycle;
         0x32 reason: __fastrs::Implicit<__fastrs::Str>;
         0x3a request_id: __fastrs::Implicit<__fastrs::Str>;
     }
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
-            self.activity = ::core::option::Option::None;
+            pause_activity_request::keep_activity(
+                &mut self.recycle,
+                self.activity.take(),
+            );
         }
     }
     #[inline]
@@ -5895,6 +5949,7 @@ impl __fastrs::table::Tabled for PauseActivityRequest {
 }
 /// Types nested in [`PauseActivityRequest`].
 pub mod pause_activity_request {
+    use ::fastrs::__private as __fastrs;
     /// either activity id or activity type must be provided
     #[derive(Clone, PartialEq, Debug)]
     pub enum Activity {
@@ -5903,6 +5958,18 @@ pub mod pause_activity_request {
         /// Pause all running activities of this type.
         /// Note: Experimental - the behavior of pause by activity type might change in a future release.
         Type(::fastrs::alloc::string::String),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_activity(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Activity>,
+    ) {
+        match old {
+            ::core::option::Option::Some(Activity::Id(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Activity::Type(v)) => recycle.keep(v),
+            _ => {}
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -5998,6 +6065,9 @@ pub struct UnpauseActivityRequest {
     pub jitter: ::core::option::Option<::fastrs::well_known::Duration>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for UnpauseActivityRequest {
@@ -6007,12 +6077,13 @@ impl ::fastrs::Message for UnpauseActivityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for UnpauseActivityRequest {
     __fastrs::table::table! {
-        UnpauseActivityRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
+        UnpauseActivityRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x22 ..= 6 activity = unpause_activity_request::Activity::Id: __fastrs::Member<__fastrs::Str>;
-        0x2a activity = unpause_activity_request::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x22 ..= 6 activity = unpause_activity_request::Activity::Id: __fastrs::Member<__fastrs::Str>, recycle;
+        0x2a activity = unpause_activity_request::Activity::Type: __fastrs::Member<__fastrs::Str>,
+            recycle;
         0x30 activity = unpause_activity_request::Activity::UnpauseAll: __fastrs::Member<__fastrs::Bool>;
         0x38 reset_attempts: __fastrs::Implicit<__fastrs::Bool>;
         0x40 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
@@ -6021,7 +6092,10 @@ impl __fastrs::table::Tabled for UnpauseActivityRequest {
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
-            self.activity = ::core::option::Option::None;
+            unpause_activity_request::keep_activity(
+                &mut self.recycle,
+                self.activity.take(),
+            );
         }
     }
     #[inline]
@@ -6042,6 +6116,7 @@ impl __fastrs::table::Tabled for UnpauseActivityRequest {
 }
 /// Types nested in [`UnpauseActivityRequest`].
 pub mod unpause_activity_request {
+    use ::fastrs::__private as __fastrs;
     /// either activity id or activity type must be provided
     #[derive(Clone, PartialEq, Debug)]
     pub enum Activity {
@@ -6051,6 +6126,18 @@ pub mod unpause_activity_request {
         Type(::fastrs::alloc::string::String),
         /// Unpause all running activities.
         UnpauseAll(bool),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_activity(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Activity>,
+    ) {
+        match old {
+            ::core::option::Option::Some(Activity::Id(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Activity::Type(v)) => recycle.keep(v),
+            _ => {}
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -6159,6 +6246,9 @@ pub struct ResetActivityRequest {
     pub restore_original_options: bool,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for ResetActivityRequest {
@@ -6168,12 +6258,13 @@ impl ::fastrs::Message for ResetActivityRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for ResetActivityRequest {
     __fastrs::table::table! {
-        ResetActivityRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        ResetActivityRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x22 ..= 5 activity = reset_activity_request::Activity::Id: __fastrs::Member<__fastrs::Str>;
-        0x2a activity = reset_activity_request::Activity::Type: __fastrs::Member<__fastrs::Str>;
+        0x22 ..= 5 activity = reset_activity_request::Activity::Id: __fastrs::Member<__fastrs::Str>, recycle;
+        0x2a activity = reset_activity_request::Activity::Type: __fastrs::Member<__fastrs::Str>,
+            recycle;
         0x30 reset_heartbeat: __fastrs::Implicit<__fastrs::Bool>;
         0x38 keep_paused: __fastrs::Implicit<__fastrs::Bool>;
         0x42 jitter: __fastrs::Optional<__fastrs::Msg<::fastrs::well_known::Duration>>;
@@ -6184,10 +6275,16 @@ impl __fastrs::table::Tabled for ResetActivityRequest {
     fn clear_hooked(&mut self, tag: u32) {
         match tag {
             0x22 => {
-                self.activity = ::core::option::Option::None;
+                reset_activity_request::keep_activity(
+                    &mut self.recycle,
+                    self.activity.take(),
+                );
             }
             0x50 => {
-                self.activity = ::core::option::Option::None;
+                reset_activity_request::keep_activity(
+                    &mut self.recycle,
+                    self.activity.take(),
+                );
             }
             _ => {}
         }
@@ -6208,6 +6305,7 @@ impl __fastrs::table::Tabled for ResetActivityRequest {
 }
 /// Types nested in [`ResetActivityRequest`].
 pub mod reset_activity_request {
+    use ::fastrs::__private as __fastrs;
     /// either activity id, activity type or update_all must be provided
     #[derive(Clone, PartialEq, Debug)]
     pub enum Activity {
@@ -6217,6 +6315,18 @@ pub mod reset_activity_request {
         Type(::fastrs::alloc::string::String),
         /// Reset all running activities.
         MatchAll(bool),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_activity(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Activity>,
+    ) {
+        match old {
+            ::core::option::Option::Some(Activity::Id(v)) => recycle.keep(v),
+            ::core::option::Option::Some(Activity::Type(v)) => recycle.keep(v),
+            _ => {}
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7588,6 +7698,9 @@ pub struct SetWorkerDeploymentManagerRequest {
     pub identity: ::fastrs::alloc::string::String,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for SetWorkerDeploymentManagerRequest {
@@ -7597,10 +7710,10 @@ impl ::fastrs::Message for SetWorkerDeploymentManagerRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for SetWorkerDeploymentManagerRequest {
     __fastrs::table::table! {
-        SetWorkerDeploymentManagerRequest, unknown_fields, [0, 0, 1, 2, 3, 4, 5];
+        SetWorkerDeploymentManagerRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4, 5];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 deployment_name: __fastrs::Implicit<__fastrs::Str>;
-        0x1a ..= 4 new_manager_identity = set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity: __fastrs::Member<__fastrs::Str>;
+        0x1a ..= 4 new_manager_identity = set_worker_deployment_manager_request::NewManagerIdentity::ManagerIdentity: __fastrs::Member<__fastrs::Str>, recycle;
         0x20 new_manager_identity = set_worker_deployment_manager_request::NewManagerIdentity::Self_: __fastrs::Member<__fastrs::Bool>;
         0x2a conflict_token: __fastrs::Implicit<__fastrs::Bytes>;
         0x32 identity: __fastrs::Implicit<__fastrs::Str>;
@@ -7608,7 +7721,10 @@ impl __fastrs::table::Tabled for SetWorkerDeploymentManagerRequest {
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x1a {
-            self.new_manager_identity = ::core::option::Option::None;
+            set_worker_deployment_manager_request::keep_new_manager_identity(
+                &mut self.recycle,
+                self.new_manager_identity.take(),
+            );
         }
     }
     #[inline]
@@ -7628,6 +7744,7 @@ impl __fastrs::table::Tabled for SetWorkerDeploymentManagerRequest {
 }
 /// Types nested in [`SetWorkerDeploymentManagerRequest`].
 pub mod set_worker_deployment_manager_request {
+    use ::fastrs::__private as __fastrs;
     #[derive(Clone, PartialEq, Debug)]
     pub enum NewManagerIdentity {
         /// Arbitrary value for `manager_identity`.
@@ -7635,6 +7752,16 @@ pub mod set_worker_deployment_manager_request {
         ManagerIdentity(::fastrs::alloc::string::String),
         /// True will set `manager_identity` to `identity`.
         Self_(bool),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_new_manager_identity(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<NewManagerIdentity>,
+    ) {
+        if let ::core::option::Option::Some(NewManagerIdentity::ManagerIdentity(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
@@ -7947,6 +8074,9 @@ pub struct TriggerWorkflowRuleRequest {
     pub rule: ::core::option::Option<trigger_workflow_rule_request::Rule>,
     /// Fields this schema does not know, kept and written back on encode.
     pub unknown_fields: ::fastrs::UnknownFields,
+    /// Buffers `clear` kept for the next decode to fill; not part
+    /// of the value (equality ignores it, clones start empty).
+    pub recycle: ::fastrs::Recycler,
 }
 #[allow(deprecated)]
 impl ::fastrs::Message for TriggerWorkflowRuleRequest {
@@ -7956,17 +8086,21 @@ impl ::fastrs::Message for TriggerWorkflowRuleRequest {
 #[allow(deprecated)]
 impl __fastrs::table::Tabled for TriggerWorkflowRuleRequest {
     __fastrs::table::table! {
-        TriggerWorkflowRuleRequest, unknown_fields, [0, 0, 1, 2, 3, 4];
+        TriggerWorkflowRuleRequest, unknown_fields, recycle, [0, 0, 1, 2, 3, 4];
         0x0a namespace: __fastrs::Implicit<__fastrs::Str>;
         0x12 execution: __fastrs::Optional<__fastrs::Tab<super::super::common::v1::WorkflowExecution>>;
         0x1a identity: __fastrs::Implicit<__fastrs::Str>;
-        0x22 ..= 5 rule = trigger_workflow_rule_request::Rule::Id: __fastrs::Member<__fastrs::Str>;
+        0x22 ..= 5 rule = trigger_workflow_rule_request::Rule::Id: __fastrs::Member<__fastrs::Str>,
+            recycle;
         0x2a rule = trigger_workflow_rule_request::Rule::Spec: __fastrs::Member<__fastrs::Tab<super::super::rules::v1::WorkflowRuleSpec>>;
     }
     #[inline]
     fn clear_hooked(&mut self, tag: u32) {
         if tag == 0x22 {
-            self.rule = ::core::option::Option::None;
+            trigger_workflow_rule_request::keep_rule(
+                &mut self.recycle,
+                self.rule.take(),
+            );
         }
     }
     #[inline]
@@ -7984,12 +8118,23 @@ impl __fastrs::table::Tabled for TriggerWorkflowRuleRequest {
 }
 /// Types nested in [`TriggerWorkflowRuleRequest`].
 pub mod trigger_workflow_rule_request {
+    use ::fastrs::__private as __fastrs;
     /// Either provide id of existing rule, or rule specification
     #[derive(Clone, PartialEq, Debug)]
     pub enum Rule {
         Id(::fastrs::alloc::string::String),
         /// Note: Rule ID and expiration date are not used in the trigger request.
         Spec(super::super::super::rules::v1::WorkflowRuleSpec),
+    }
+    /// Keeps the allocation of a replaced or cleared value for the next decode.
+    #[inline]
+    pub(super) fn keep_rule(
+        recycle: &mut __fastrs::Recycler,
+        old: ::core::option::Option<Rule>,
+    ) {
+        if let ::core::option::Option::Some(Rule::Id(v)) = old {
+            recycle.keep(v);
+        }
     }
 }
 #[derive(Clone, PartialEq, Default, Debug)]
