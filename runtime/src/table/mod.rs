@@ -423,8 +423,9 @@ pub struct Table<M: 'static, E: ?Sized = [Entry<M>]> {
     /// The index of the first entry that clearing visits
     /// ([`Raw::clear_next`]).
     clear_first: u16,
-    /// The two longest runs of scalar fields, which clearing zeroes before
-    /// it visits entries (`clearing`).
+    /// The two longest runs of scalar fields, the longer first (empty ones
+    /// if fewer), which clearing zeroes before it visits entries
+    /// (`clearing`).
     scalars: [clearing::Zeroed; 2],
     /// The most bytes the message's fields take if each is a scalar, else
     /// `run::NO_BOUND` (or `run::SIZED_LAST`, if its last field is a
