@@ -127,11 +127,28 @@ unsafe impl<M: Tabled> MemberOp for Member<TabBox<M>> {
     });
 }
 
-/// Switches oneof `o` to `value` (a member's default): the old member's
-/// drop compiled once per oneof, not in each member's `select`.
+/// Switches oneof `o` to `value` (a member's default). Holding nothing,
+/// as after `clear()`, it is written in place (Go message decode: 16
+/// instructions fewer than a call); else through [`replace_held`].
 #[doc(hidden)]
-#[inline(never)]
+#[inline]
 pub fn switch<T>(o: &mut Option<T>, value: T) {
+    // `if let` rather than `is_none`, which a debug build would compile
+    // once per type too.
+    #[allow(clippy::redundant_pattern_matching)]
+    if let None = o {
+        // SAFETY: `o` is valid for writes, and the `None` it held owns
+        // nothing to drop.
+        unsafe { core::ptr::write(o, Some(value)) };
+    } else {
+        replace_held(o, value);
+    }
+}
+
+/// [`switch`] from another member: the old member's drop compiled once
+/// per oneof, not in each member's `select`.
+#[inline(never)]
+fn replace_held<T>(o: &mut Option<T>, value: T) {
     *o = Some(value);
 }
 
