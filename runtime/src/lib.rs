@@ -37,6 +37,8 @@ extern crate self as fastrs;
 // table;
 // then schema, json and text, and the generated types. Each uses only the
 // layers below it (ARCHITECTURE.md).
+#[cfg(feature = "cel")]
+pub mod cel;
 pub mod codec;
 #[cfg(feature = "descriptor")]
 pub mod descriptor;

@@ -13,6 +13,7 @@
 //! the same resolver the code generator uses ([`crate::schema::Features`]):
 //! proto2, proto3 and every edition read alike.
 
+mod access;
 mod descriptors;
 mod dynamic;
 mod error;
@@ -21,6 +22,7 @@ pub(crate) mod pool;
 mod read;
 pub(crate) mod registry;
 
+pub use access::{Reflect, ReflectList, ReflectMap, ValueRef};
 pub use descriptors::{
     DescriptorPool, EnumDescriptor, EnumValueDescriptor, FieldDescriptor, FileDescriptor, Kind, MessageDescriptor,
     MethodDescriptor, OneofDescriptor, ServiceDescriptor,
