@@ -59,13 +59,14 @@ impl Loaded {
 }
 
 /// The files protoc ships beside itself (the well-known types,
-/// descriptor.proto, the language features), as protoc compiles them with
-/// source info, for imports no include directory holds. `make wkt` writes
-/// the set; a test checks it is current.
+/// descriptor.proto, the language features), and protovalidate's
+/// `buf/validate/validate.proto`, as protoc compiles them with source info,
+/// for imports no include directory holds. `make wkt` writes the sets;
+/// tests check they are current.
 static WELL_KNOWN: LazyLock<HashMap<String, d::FileDescriptorProto>> = LazyLock::new(|| {
-    let set = d::FileDescriptorSet::decode(include_bytes!("well_known.pb")).unwrap_or_default();
-    set.file
+    [&include_bytes!("well_known.pb")[..], &include_bytes!("validate.pb")[..]]
         .into_iter()
+        .flat_map(|set| d::FileDescriptorSet::decode(set).unwrap_or_default().file)
         .map(|f| (f.name.as_deref().unwrap_or("").to_owned(), f))
         .collect()
 });

@@ -64,7 +64,9 @@ pub fn has_custom(file: &mut d::FileDescriptorProto) -> bool {
 }
 
 /// Which files the options pool needs: those declaring extensions of
-/// `google.protobuf` messages (options and features), and their imports.
+/// `google.protobuf` messages (options and features), those whose option
+/// values expand an `Any` (`[type.googleapis.com/pkg.T] { ... }`, whose
+/// type the file or its imports declare), and their imports.
 fn option_files(files: &[d::FileDescriptorProto], failed: &[bool]) -> Vec<bool> {
     let by_name: std::collections::HashMap<&str, usize> = files
         .iter()
@@ -73,7 +75,7 @@ fn option_files(files: &[d::FileDescriptorProto], failed: &[bool]) -> Vec<bool> 
         .collect();
     let mut wanted = vec![false; files.len()];
     let mut stack: Vec<usize> = (0..files.len())
-        .filter(|&i| !failed[i] && extends_options(&files[i]))
+        .filter(|&i| !failed[i] && (extends_options(&files[i]) || expands_any(&files[i])))
         .collect();
     while let Some(index) = stack.pop() {
         if std::mem::replace(&mut wanted[index], true) {
@@ -102,6 +104,45 @@ fn extends_options(file: &d::FileDescriptorProto) -> bool {
         extends(&message.extension) || message.nested_type.iter().any(in_message)
     }
     extends(&file.extension) || file.message_type.iter().any(in_message)
+}
+
+/// Whether an option value of `file` expands an `Any` in text format.
+fn expands_any(file: &d::FileDescriptorProto) -> bool {
+    fn any(u: &[d::UninterpretedOption]) -> bool {
+        u.iter().any(|o| {
+            o.aggregate_value
+                .as_deref()
+                .is_some_and(|v| v.contains('[') && v.contains('/'))
+        })
+    }
+    fn field(f: &d::FieldDescriptorProto) -> bool {
+        f.options.as_ref().is_some_and(|o| any(&o.uninterpreted_option))
+    }
+    fn enumeration(e: &d::EnumDescriptorProto) -> bool {
+        e.options.as_ref().is_some_and(|o| any(&o.uninterpreted_option))
+            || e.value
+                .iter()
+                .any(|v| v.options.as_ref().is_some_and(|o| any(&o.uninterpreted_option)))
+    }
+    fn message(m: &d::DescriptorProto) -> bool {
+        m.options.as_ref().is_some_and(|o| any(&o.uninterpreted_option))
+            || m.field.iter().chain(&m.extension).any(field)
+            || m.oneof_decl
+                .iter()
+                .any(|o| o.options.as_ref().is_some_and(|o| any(&o.uninterpreted_option)))
+            || m.nested_type.iter().any(message)
+            || m.enum_type.iter().any(enumeration)
+    }
+    file.options.as_ref().is_some_and(|o| any(&o.uninterpreted_option))
+        || file.message_type.iter().any(message)
+        || file.enum_type.iter().any(enumeration)
+        || file.extension.iter().any(field)
+        || file.service.iter().any(|s| {
+            s.options.as_ref().is_some_and(|o| any(&o.uninterpreted_option))
+                || s.method
+                    .iter()
+                    .any(|m| m.options.as_ref().is_some_and(|o| any(&o.uninterpreted_option)))
+        })
 }
 
 /// Rewrites the options of `file`; returns the location paths of what was

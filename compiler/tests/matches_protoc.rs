@@ -210,3 +210,18 @@ fn conformance_schemas() {
         &protos_under(&v36.join("editions/golden")),
     );
 }
+
+/// protovalidate's conformance case schemas (proto2, proto3, edition 2023;
+/// `buf.validate` options of every kind, predefined-rule extensions, and
+/// the annotated cases' aggregate `test_cases` options).
+#[test]
+fn protovalidate_schemas() {
+    let Some(shared) = shared() else { return };
+    let base = shared.join("protovalidate/proto");
+    let testing = base.join("protovalidate-testing");
+    let files: Vec<String> = protos_under(&testing)
+        .into_iter()
+        .filter(|f| !f.starts_with("tests/migrate/"))
+        .collect();
+    check_each(&[base.join("protovalidate"), testing], &files);
+}

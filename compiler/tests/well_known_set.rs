@@ -49,3 +49,57 @@ fn well_known_set_is_current() {
         path.display()
     );
 }
+
+/// protovalidate's `buf/validate/validate.proto` (in `proto/` at the
+/// repository's root), bundled as `src/validate.pb` so that schemas import
+/// it with no include directory: what the vendored protoc writes for it,
+/// with source info and without its imports (the well-known set has them).
+#[test]
+fn bundled_validate_set_is_current() {
+    let include = protoc_bin_vendored::include_path().expect("vendored includes");
+    let proto = Path::new(env!("CARGO_MANIFEST_DIR")).join("../proto");
+    let out = std::env::temp_dir().join(format!("fastrs-validate-{}.pb", std::process::id()));
+    let status = Command::new(protoc_bin_vendored::protoc_bin_path().expect("vendored protoc"))
+        .arg("-I")
+        .arg(&proto)
+        .arg("-I")
+        .arg(&include)
+        .arg("--include_source_info")
+        .arg(format!("--descriptor_set_out={}", out.display()))
+        .arg("buf/validate/validate.proto")
+        .status()
+        .expect("protoc runs");
+    assert!(status.success());
+    let current = std::fs::read(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/validate.pb");
+    if std::env::var_os("FASTRS_BLESS").is_some() {
+        std::fs::write(&path, &current).unwrap();
+    }
+    assert!(
+        std::fs::read(&path).ok() == Some(current),
+        "{} is out of date: run `make wkt`",
+        path.display()
+    );
+}
+
+/// A schema imports protovalidate's rules with no include directory for
+/// them, and its options compile.
+#[test]
+fn validate_proto_resolves_with_no_include_directory() {
+    let dir = std::env::temp_dir().join(format!("fastrs-validate-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("user.proto"),
+        "syntax = \"proto3\";\nimport \"buf/validate/validate.proto\";\nmessage User {\n  string email = 1 [(buf.validate.field).string.email = true];\n}\n",
+    )
+    .unwrap();
+    let set = fastrs_compiler::Compiler::new()
+        .include(&dir)
+        .include_imports(true)
+        .compile(&["user.proto"])
+        .expect("compiles");
+    let names: Vec<&str> = set.file.iter().map(|f| f.name()).collect();
+    assert!(names.contains(&"buf/validate/validate.proto"), "{names:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -80,29 +80,57 @@ impl<'t, 'p> Parser<'t, 'p> {
     }
 
     /// Fields up to `close` (or the end of the text), each optionally
-    /// followed by `;` or `,`.
+    /// followed by `;` or `,`, encoded as protoc encodes a message: fields
+    /// in number order (each one's values in the order written), packed
+    /// fields in one record. An `Any`'s value is kept as these bytes, so
+    /// they must be the canonical encoding protoc writes.
     fn fields(&mut self, ty: &MessageData, close: Option<char>, out: &mut Vec<u8>) -> Result<(), Error> {
+        let mut records: Vec<(u32, Vec<u8>)> = Vec::new();
+        let mut packed: Vec<(u32, Vec<u8>)> = Vec::new();
         loop {
             let t = self.peek()?;
             match (t.kind, close) {
-                (Kind::End, None) => return Ok(()),
+                (Kind::End, None) => break,
                 (Kind::Symbol(c), Some(close)) if c == close => {
                     self.peeked = None;
-                    return Ok(());
+                    break;
                 }
                 (Kind::End, Some(close)) => return Err(self.unexpected(t, &std::format!("a field or '{close}'"))),
-                _ => self.field(ty, out)?,
+                _ => {
+                    let mut record = Vec::new();
+                    match self.field(ty, &mut record)? {
+                        Some((number, true)) => match packed.iter_mut().find(|(n, _)| *n == number) {
+                            Some((_, payload)) => payload.extend(strip_tags(&record)),
+                            None => packed.push((number, strip_tags(&record))),
+                        },
+                        // An `Any`'s expansion is its fields 1 and 2.
+                        Some((number, false)) => records.push((number, record)),
+                        None => records.push((1, record)),
+                    }
+                }
             }
             if !self.try_symbol(';')? {
                 self.try_symbol(',')?;
             }
         }
+        for (number, payload) in packed {
+            let mut record = Vec::new();
+            put_bytes(&mut record, number, &payload);
+            records.push((number, record));
+        }
+        records.sort_by_key(|(number, _)| *number);
+        for (_, record) in records {
+            out.extend_from_slice(&record);
+        }
+        Ok(())
     }
 
-    fn field(&mut self, ty: &MessageData, out: &mut Vec<u8>) -> Result<(), Error> {
+    /// One field and its values, encoded into `out`; returns its number and
+    /// whether it is packed (`None` for an `Any`'s expansion).
+    fn field(&mut self, ty: &MessageData, out: &mut Vec<u8>) -> Result<Option<(u32, bool)>, Error> {
         let t = self.bump()?;
         let field = match t.kind {
-            Kind::Symbol('[') if ty.full_name == "google.protobuf.Any" => return self.any(t.at, out),
+            Kind::Symbol('[') if ty.full_name == "google.protobuf.Any" => return self.any(t.at, out).map(|()| None),
             Kind::Symbol('[') => {
                 let name = self.bracketed()?;
                 if name.contains('/') {
@@ -111,7 +139,7 @@ impl<'t, 'p> Parser<'t, 'p> {
                 check_type_name(&self.lex, t.at, &name)?;
                 match self.pool.extension(&ty.full_name, &name) {
                     Some(f) => f,
-                    None if self.ignore_unknown => return self.skip_field_value(),
+                    None if self.ignore_unknown => return self.skip_field_value().map(|()| None),
                     None => {
                         let what = std::format!("\"{name}\" is not a known extension of {}", ty.full_name);
                         return Err(self.lex.error(t.at, what));
@@ -121,7 +149,7 @@ impl<'t, 'p> Parser<'t, 'p> {
             Kind::Ident(name) => match self.pool.field_named(ty, name) {
                 Some(f) => f,
                 None if self.ignore_unknown || ty.reserved_names.iter().any(|r| r == name) => {
-                    return self.skip_field_value()
+                    return self.skip_field_value().map(|()| None)
                 }
                 None => {
                     let what = std::format!("{} has no field named \"{name}\"", ty.full_name);
@@ -129,10 +157,18 @@ impl<'t, 'p> Parser<'t, 'p> {
                 }
             },
             // Unknown fields printed by number read back when ignored.
-            Kind::Int(_) if self.ignore_unknown => return self.skip_field_value(),
+            Kind::Int(_) if self.ignore_unknown => return self.skip_field_value().map(|()| None),
             _ => return Err(self.unexpected(t, "a field name")),
         };
-        self.field_value(field, out)
+        let (number, packed) = (field.number, field.packed);
+        let start = out.len();
+        self.field_value(field, out)?;
+        // A field without presence holding its zero is not written (but
+        // for a map entry's key and value, which always are).
+        if !field.presence && !field.repeated() && !ty.map_entry && is_zero_record(&out[start..]) {
+            out.truncate(start);
+        }
+        Ok(Some((number, packed)))
     }
 
     /// The value(s) of `field` after its name: `: value`, `: [values]`, and
@@ -246,7 +282,10 @@ impl<'t, 'p> Parser<'t, 'p> {
         self.try_symbol(':')?;
         let value = self.message(ty)?;
         put_bytes(out, 1, url.as_bytes());
-        put_bytes(out, 2, &value);
+        // `value` has no presence: empty, it is not written.
+        if !value.is_empty() {
+            put_bytes(out, 2, &value);
+        }
         Ok(())
     }
 
@@ -521,6 +560,42 @@ fn check_url_prefix(lex: &Lexer<'_>, at: usize, prefix: &str) -> Result<(), Erro
         }
     }
     Ok(())
+}
+
+/// True if `record` (one tag and value) holds its type's zero: a varint
+/// 0, fixed-width zero bits, or an empty length-delimited value.
+fn is_zero_record(record: &[u8]) -> bool {
+    let Some(tag_len) = record.iter().position(|x| x & 0x80 == 0) else {
+        return false;
+    };
+    let value = &record[tag_len + 1..];
+    match record[0] & 7 {
+        0 | 2 => value == [0],
+        1 | 5 => value.iter().all(|b| *b == 0),
+        _ => false,
+    }
+}
+
+/// The values of a run of records of one scalar field, without their
+/// tags: a packed field's payload.
+fn strip_tags(records: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(records.len());
+    let mut at = 0;
+    let varint_len = |b: &[u8]| b.iter().position(|x| x & 0x80 == 0).map_or(b.len(), |i| i + 1);
+    while at < records.len() {
+        let tag_len = varint_len(&records[at..]);
+        let wire_type = records[at] & 7;
+        at += tag_len;
+        let len = match wire_type {
+            1 => 8,
+            5 => 4,
+            _ => varint_len(&records[at..]),
+        };
+        let end = (at + len).min(records.len());
+        out.extend_from_slice(&records[at..end]);
+        at = end;
+    }
+    out
 }
 
 fn put_varint(out: &mut Vec<u8>, mut v: u64) {
