@@ -56,6 +56,8 @@ pub mod schema;
 mod table;
 #[cfg(feature = "text")]
 pub mod text;
+#[cfg(feature = "validate")]
+pub mod validate;
 pub mod view;
 #[cfg(feature = "std")]
 pub mod well_known;

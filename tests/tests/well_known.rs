@@ -109,3 +109,32 @@ fn well_known_types_are_referenced_not_regenerated() {
     assert_eq!(files.len(), 1, "only the user's package is generated");
     assert!(files[0].content.contains("::fastrs::well_known::Timestamp"));
 }
+
+/// protovalidate's `buf/validate/validate.proto`, in `fastrs::validate`.
+#[test]
+fn runtime_validate_types_are_current() {
+    let proto = Path::new(env!("CARGO_MANIFEST_DIR")).join("../proto");
+    let files = protoc_gen_fastrs::Builder::new()
+        .json_under_feature("json")
+        .file_descriptors()
+        .mode(protoc_gen_fastrs::Mode::Size)
+        .generate(&[proto.join("buf/validate/validate.proto")], &[&proto])
+        .unwrap();
+    assert_eq!(
+        files.len(),
+        1,
+        "{:?}",
+        files.iter().map(|f| &f.name).collect::<Vec<_>>()
+    );
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src/generated/validate.rs");
+    if std::env::var_os("FASTRS_BLESS").is_some() {
+        std::fs::write(&path, &files[0].content).unwrap();
+        return;
+    }
+    let current = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        current == files[0].content,
+        "{} is out of date: run `make wkt`",
+        path.display()
+    );
+}

@@ -40,13 +40,64 @@ pub const DESCRIPTOR_TYPES: &[&str] = &[
     "SymbolVisibility",
 ];
 
-/// The user's extern paths, plus the `.google.protobuf` types the runtime
-/// ships (`fastrs::well_known`, `fastrs::descriptor` and
-/// `fastrs::descriptor::compiler`) unless that package is being generated
-/// (as the runtime's own are).
+/// The top-level types of protovalidate's `buf/validate/validate.proto`,
+/// which the runtime ships in `fastrs::validate::types` (a test checks the
+/// list against the file). Listed one by one, not as a package, so that
+/// the conformance harness's `buf.validate.conformance` packages are not
+/// taken for the runtime's.
+pub const VALIDATE_TYPES: &[&str] = &[
+    "Rule",
+    "MessageRules",
+    "MessageOneofRule",
+    "OneofRules",
+    "FieldRules",
+    "PredefinedRules",
+    "Ignore",
+    "FloatRules",
+    "DoubleRules",
+    "Int32Rules",
+    "Int64Rules",
+    "UInt32Rules",
+    "UInt64Rules",
+    "SInt32Rules",
+    "SInt64Rules",
+    "Fixed32Rules",
+    "Fixed64Rules",
+    "SFixed32Rules",
+    "SFixed64Rules",
+    "BoolRules",
+    "StringRules",
+    "KnownRegex",
+    "BytesRules",
+    "EnumRules",
+    "RepeatedRules",
+    "MapRules",
+    "AnyRules",
+    "DurationRules",
+    "FieldMaskRules",
+    "TimestampRules",
+    "Violations",
+    "Violation",
+    "FieldPath",
+    "FieldPathElement",
+];
+
+/// The user's extern paths, plus the packages the runtime ships unless
+/// `generating` says they are being generated (as the runtime's own are):
+/// the `.google.protobuf` types (`fastrs::well_known`, `fastrs::descriptor`
+/// and `fastrs::descriptor::compiler`), and protovalidate's `.buf.validate`
+/// (`fastrs::validate::types`, with the `validate` feature).
 #[must_use]
-pub fn with_well_known(externs: &[ExternPath], generating_well_known: bool) -> Vec<ExternPath> {
+pub fn with_well_known(externs: &[ExternPath], generating: impl Fn(&str) -> bool) -> Vec<ExternPath> {
     let mut all = externs.to_vec();
+    let generating_well_known = generating("google.protobuf");
+    if !generating("buf.validate") && !externs.iter().any(|(proto, _)| proto == ".buf.validate") {
+        let types = RustPath::from_parts("::fastrs::validate::types", quote::quote!(::fastrs::validate::types));
+        for name in VALIDATE_TYPES {
+            let ty = names::type_ident(name);
+            all.push((format!(".buf.validate.{name}"), types.join(&[ty])));
+        }
+    }
     if !generating_well_known {
         let runtime = RustPath::from_parts;
         all.push((
@@ -75,10 +126,12 @@ pub fn with_well_known(externs: &[ExternPath], generating_well_known: bool) -> V
 /// (the runtime's well-known and descriptor types, or an `extern_path`).
 #[must_use]
 pub fn with_imports(files: &[FileDescriptorProto], inputs: &[String], options: &Options) -> Vec<String> {
-    let generating_well_known = files
-        .iter()
-        .any(|f| f.package() == "google.protobuf" && inputs.iter().any(|i| i == f.name()));
-    let externs = with_well_known(&options.extern_paths, generating_well_known);
+    let generating = |package: &str| {
+        files
+            .iter()
+            .any(|f| f.package() == package && inputs.iter().any(|i| i == f.name()))
+    };
+    let externs = with_well_known(&options.extern_paths, generating);
     let mapped = |file: &FileDescriptorProto| {
         let package = if file.package().is_empty() {
             String::new()
@@ -200,6 +253,18 @@ mod tests {
     }
 
     #[test]
+    fn the_validate_type_list_is_validate_proto_s() {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../proto/buf/validate/validate.proto");
+        let text = std::fs::read_to_string(file).unwrap();
+        let top_level: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("message ").or_else(|| l.strip_prefix("enum ")))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert_eq!(top_level, VALIDATE_TYPES);
+    }
+
+    #[test]
     fn the_descriptor_type_list_is_descriptor_proto_s() {
         let include = protoc_bin_vendored::include_path().unwrap();
         let text = std::fs::read_to_string(include.join("google/protobuf/descriptor.proto")).unwrap();
@@ -213,7 +278,7 @@ mod tests {
 
     #[test]
     fn well_known_types_come_from_the_runtime_unless_generated() {
-        let with = with_well_known(&[], false);
+        let with = with_well_known(&[], |_| false);
         assert_eq!(
             extern_path(".google.protobuf.Timestamp", &with),
             Some(path("::fastrs::well_known::Timestamp"))
@@ -230,6 +295,10 @@ mod tests {
             extern_path(".google.protobuf.compiler.CodeGeneratorRequest", &with),
             Some(path("::fastrs::descriptor::compiler::CodeGeneratorRequest"))
         );
-        assert!(with_well_known(&[], true).is_empty());
+        assert!(with_well_known(&[], |_| true).is_empty());
+        assert_eq!(
+            extern_path(".buf.validate.Violations", &with),
+            Some(path("::fastrs::validate::types::Violations"))
+        );
     }
 }

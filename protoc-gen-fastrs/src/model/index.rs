@@ -52,7 +52,7 @@ impl<'a> Index<'a> {
         generated: &HashSet<&str>,
         features: &'a HashMap<String, FileFeatures>,
     ) -> Self {
-        let externs = externs::with_well_known(&options.extern_paths, generated.contains("google.protobuf"));
+        let externs = externs::with_well_known(&options.extern_paths, |package| generated.contains(package));
         let mut builder = Builder {
             types: HashMap::new(),
             with_required: HashSet::new(),

@@ -32,10 +32,7 @@ pub(super) fn call<'a>(function: &str, args: &[Value<'a>]) -> Option<Out<'a>> {
             s if *s > 0 => *d == f64::INFINITY,
             _ => *d == f64::NEG_INFINITY,
         }),
-        ("unique", [Value::List(l)]) => unique(l),
-        ("getField", [Value::Message(_) | Value::Map(_), S(name)]) => {
-            return Some(Err(EvalError::new(format!("getField: use select for {}", &**name))))
-        }
+        ("unique", [Value::List(l)]) => unique(l).map(Value::Bool),
         ("contains", [Y(a), Y(b)]) => bool(find(a, b).is_some()),
         ("startsWith", [Y(a), Y(b)]) => bool(a.starts_with(b)),
         ("endsWith", [Y(a), Y(b)]) => bool(a.ends_with(b)),
@@ -52,7 +49,10 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// `unique()`: no value repeats (by value within the list's one type;
 /// `NaN` repeats nothing, `0.0` and `-0.0` are one value).
-fn unique<'a>(list: &List<'a>) -> Out<'a> {
+///
+/// # Errors
+/// A list of values other than scalars, strings and bytes.
+pub fn unique(list: &List<'_>) -> Result<bool, EvalError> {
     let mut seen = HashSet::with_capacity(list.len());
     for v in list.iter() {
         let key = match v? {
@@ -66,10 +66,10 @@ fn unique<'a>(list: &List<'a>) -> Out<'a> {
             other => return Err(EvalError::new(format!("unique() of a list of {}", other.type_name()))),
         };
         if !seen.insert(key) {
-            return Ok(Value::Bool(false));
+            return Ok(false);
         }
     }
-    Ok(Value::Bool(true))
+    Ok(true)
 }
 
 #[derive(PartialEq, Eq, Hash)]

@@ -19,7 +19,7 @@ use super::eval::Eval;
 use super::time::{self, Duration, Timestamp};
 use super::value::{List, Map, Msg, Value};
 
-pub(crate) use strings::base64_encode;
+pub(crate) use strings::{base64_encode, format_string as to_text};
 
 type Out<'a> = Result<Value<'a>, EvalError>;
 
@@ -392,6 +392,9 @@ fn other<'a>(env: &Env, function: &str, args: Vec<Value<'a>>) -> Option<Out<'a>>
             extension(env, function, m, name)
         }
         ("cel.@mapInsert", [Value::Map(m), k, v]) => map_insert(m, k.clone(), v.clone()),
+        // protovalidate's `getField(rules, 'in')`: a field named by a word
+        // CEL reserves.
+        ("getField", [v @ (Value::Message(_) | Value::Map(_)), Value::String(name)]) => select(env, v.clone(), name),
         ("cel.@mapInsert", [Value::Map(m), Value::Map(entry)]) => {
             let mut out = match m.entries() {
                 Ok(e) => e,

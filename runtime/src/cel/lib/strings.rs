@@ -340,7 +340,7 @@ fn go_exponent(s: &str) -> String {
 
 /// `%s` of any value but a message: lists and maps written out, map keys
 /// in order of their text.
-fn format_string(arg: &Value<'_>) -> Result<String, String> {
+pub(crate) fn format_string(arg: &Value<'_>) -> Result<String, String> {
     Ok(match arg {
         Value::String(s) => String::from(&**s),
         Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
