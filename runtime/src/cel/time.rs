@@ -24,11 +24,14 @@ pub struct Timestamp {
     pub nanos: i32,
 }
 
-/// A span of time, in nanoseconds (as cel-go keeps it: about ±292 years).
+/// A span of time, in nanoseconds. Durations CEL makes (by `duration()`
+/// or arithmetic) are within ±2^63 nanoseconds, about 292 years, as
+/// cel-go's are; a `google.protobuf.Duration` read from a message keeps
+/// its value, up to the ±10,000 years protobuf allows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Duration {
     /// The span.
-    pub nanos: i64,
+    pub nanos: i128,
 }
 
 fn range_error() -> EvalError {
@@ -66,7 +69,7 @@ impl Timestamp {
     /// # Errors
     /// The result is out of range.
     pub fn checked_add(self, d: Duration) -> Result<Timestamp, EvalError> {
-        Timestamp::from_total(self.total_nanos() + i128::from(d.nanos))
+        Timestamp::from_total(self.total_nanos() + d.nanos)
     }
 
     /// `self - d`.
@@ -74,7 +77,7 @@ impl Timestamp {
     /// # Errors
     /// The result is out of range.
     pub fn checked_sub(self, d: Duration) -> Result<Timestamp, EvalError> {
-        Timestamp::from_total(self.total_nanos() - i128::from(d.nanos))
+        Timestamp::from_total(self.total_nanos() - d.nanos)
     }
 
     /// `self - other`.
@@ -82,9 +85,7 @@ impl Timestamp {
     /// # Errors
     /// The span does not fit a duration.
     pub fn since(self, other: Timestamp) -> Result<Duration, EvalError> {
-        let nanos = i64::try_from(self.total_nanos() - other.total_nanos())
-            .map_err(|_| EvalError::new("duration out of range"))?;
-        Ok(Duration { nanos })
+        Duration::checked(self.total_nanos() - other.total_nanos())
     }
 
     /// Parses RFC 3339 (`2009-02-13T23:31:30Z`, `...30.5+01:00`).
@@ -259,22 +260,32 @@ impl Duration {
     /// The largest span: cel-go's (Go's `time.Duration`).
     pub const MAX: i64 = i64::MAX;
 
-    /// A span of `seconds` and `nanos`.
+    /// A span of `seconds` and `nanos`, as a message holds it.
+    #[must_use]
+    pub fn new(seconds: i64, nanos: i64) -> Duration {
+        Duration {
+            nanos: i128::from(seconds) * 1_000_000_000 + i128::from(nanos),
+        }
+    }
+
+    /// A span CEL makes: within ±2^63 nanoseconds.
     ///
     /// # Errors
     /// It does not fit.
-    pub fn new(seconds: i64, nanos: i64) -> Result<Duration, EvalError> {
-        let total = i128::from(seconds) * 1_000_000_000 + i128::from(nanos);
-        i64::try_from(total)
-            .map(|nanos| Duration { nanos })
-            .map_err(|_| EvalError::new("duration out of range"))
+    pub fn checked(nanos: i128) -> Result<Duration, EvalError> {
+        if i64::try_from(nanos).is_err() {
+            return Err(EvalError::new("duration out of range"));
+        }
+        Ok(Duration { nanos })
     }
 
     /// Whole seconds (toward zero) and the nanoseconds left (same sign).
     #[must_use]
     pub fn parts(self) -> (i64, i32) {
+        let seconds =
+            i64::try_from(self.nanos / 1_000_000_000).unwrap_or(if self.nanos < 0 { i64::MIN } else { i64::MAX });
         let nanos = i32::try_from(self.nanos % 1_000_000_000).unwrap_or(0);
-        (self.nanos / 1_000_000_000, nanos)
+        (seconds, nanos)
     }
 
     /// Parses Go's duration syntax (`1h2m3.5s`, `-1.5h`, `100ms`, `2us`,
@@ -291,10 +302,7 @@ impl Duration {
     /// # Errors
     /// It does not fit.
     pub fn checked_add(self, other: Duration) -> Result<Duration, EvalError> {
-        self.nanos
-            .checked_add(other.nanos)
-            .map(|nanos| Duration { nanos })
-            .ok_or_else(|| EvalError::new("duration out of range"))
+        Duration::checked(self.nanos + other.nanos)
     }
 
     /// `self - other`.
@@ -302,10 +310,7 @@ impl Duration {
     /// # Errors
     /// It does not fit.
     pub fn checked_sub(self, other: Duration) -> Result<Duration, EvalError> {
-        self.nanos
-            .checked_sub(other.nanos)
-            .map(|nanos| Duration { nanos })
-            .ok_or_else(|| EvalError::new("duration out of range"))
+        Duration::checked(self.nanos - other.nanos)
     }
 }
 
@@ -367,11 +372,7 @@ fn parse_go_duration(text: &str) -> Option<Result<Duration, EvalError>> {
         }
     }
     let total = if negative { -total } else { total };
-    Some(
-        i64::try_from(total)
-            .map(|nanos| Duration { nanos })
-            .map_err(|_| EvalError::new("duration out of range")),
-    )
+    Some(Duration::checked(total))
 }
 
 impl fmt::Display for Duration {
@@ -759,13 +760,14 @@ pub fn timestamp_part(t: Timestamp, name: &str, zone: Option<&str>) -> Result<i6
 /// # Errors
 /// A name that is not an accessor of durations.
 pub fn duration_part(d: Duration, name: &str) -> Result<i64, EvalError> {
-    Ok(match name {
+    let part = match name {
         "getHours" => d.nanos / 3_600_000_000_000,
         "getMinutes" => d.nanos / 60_000_000_000,
         "getSeconds" => d.nanos / 1_000_000_000,
         "getMilliseconds" => d.nanos % 1_000_000_000 / 1_000_000,
         _ => return Err(EvalError::no_overload(name)),
-    })
+    };
+    i64::try_from(part).map_err(|_| EvalError::new("duration out of range"))
 }
 
 /// Formats `t` for messages, as [`fmt::Display`] does.

@@ -52,7 +52,7 @@ fn unwrap_ref(m: &dyn Reflect) -> Result<Value<'_>, EvalError> {
     };
     Ok(match name {
         "google.protobuf.Timestamp" => Value::Timestamp(Timestamp::new(int(read(m, 1)?), int(read(m, 2)?))?),
-        "google.protobuf.Duration" => Value::Duration(Duration::new(int(read(m, 1)?), int(read(m, 2)?))?),
+        "google.protobuf.Duration" => Value::Duration(Duration::new(int(read(m, 1)?), int(read(m, 2)?))),
         "google.protobuf.Any" => unpack_any(m)?,
         "google.protobuf.Struct" => read(m, 1)?,
         "google.protobuf.ListValue" => read(m, 1)?,

@@ -75,3 +75,5 @@ pub fn outcome(result: Result<(), Error>) -> TestResult {
         ..TestResult::default()
     }
 }
+
+pub mod random;

@@ -9,9 +9,10 @@
 //! violations (matched on rule id and field path). Without `../shared`
 //! (a clone of the public repository) the test says so and passes.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use fastrs::reflect::{DescriptorPool, DynamicMessage, Value};
@@ -26,50 +27,6 @@ use fastrs_validate_tests::harness::{test_result, TestConformanceRequest, TestCo
 struct Case {
     value: Any,
     expected: Option<Vec<(String, String)>>,
-}
-
-fn shared() -> Option<PathBuf> {
-    let dir = std::env::var_os("FASTRS_SHARED").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-        PathBuf::from,
-    );
-    dir.join("protovalidate").is_dir().then_some(dir)
-}
-
-/// The case schemas, compiled by fastrs: every file but the `migrate`
-/// tool's fixtures.
-pub fn case_set(shared: &std::path::Path) -> Vec<u8> {
-    let base = shared.join("protovalidate/proto");
-    let testing = base.join("protovalidate-testing");
-    let mut files = Vec::new();
-    let mut stack = vec![testing.clone()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "proto") {
-                let name = path
-                    .strip_prefix(&testing)
-                    .unwrap()
-                    .to_string_lossy()
-                    .replace('\\', "/");
-                if !name.starts_with("tests/migrate/") {
-                    files.push(name);
-                }
-            }
-        }
-    }
-    files.sort();
-    let mut compiler = fastrs_compiler::Compiler::new();
-    compiler
-        .include(base.join("protovalidate"))
-        .include(&testing)
-        .include_imports(true);
-    compiler
-        .compile(&files)
-        .expect("the case schemas compile")
-        .encode_to_vec()
 }
 
 /// The annotated cases of every message of `pool`, by name.
@@ -138,14 +95,14 @@ pub fn execute(request: &TestConformanceRequest, mode: &str) -> TestConformanceR
 }
 
 fn check(mode: &str) {
-    let Some(shared) = shared() else {
+    let Some(shared) = common::shared() else {
         let _ = writeln!(
             std::io::stderr(),
             "no ../shared: protovalidate's conformance cases not run"
         );
         return;
     };
-    let set = case_set(&shared);
+    let set = common::case_set(&shared);
     let pool = DescriptorPool::decode(&set).unwrap();
     let cases = annotated(&pool);
     assert!(cases.len() > 300, "{} annotated cases", cases.len());
