@@ -91,7 +91,7 @@ lint:
 # The published crates' API docs, and the docs of generated code (the test
 # schemas and, with ../shared, the corpus), with every rustdoc warning an
 # error: .proto comments must render as written.
-DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p fastrs-compiler -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text,fastrs/bytes,fastrs/reflect,fastrs-tonic/health,fastrs-tonic/reflection,fastrs-tonic/connect-client \
+DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p fastrs-compiler -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text,fastrs/bytes,fastrs/reflect,fastrs/validate,fastrs-tonic/health,fastrs-tonic/reflection,fastrs-tonic/connect-client \
 	&& RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs-tests -p fastrs-corpus
 
 fmt:

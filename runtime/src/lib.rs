@@ -126,6 +126,28 @@ macro_rules! __requires_descriptor {
     };
 }
 
+/// Nothing: the `validate` feature is on.
+#[cfg(feature = "validate")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __requires_validate {
+    () => {};
+}
+
+/// One clear error where code generated with `validate=true` is built
+/// without the `validate` feature, before the errors of the paths it names.
+#[cfg(not(feature = "validate"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __requires_validate {
+    () => {
+        ::core::compile_error!(
+            "this code was generated with validate=true: turn on fastrs's `validate` feature, \
+             fastrs = { version = \"0.1\", features = [\"validate\"] }"
+        );
+    };
+}
+
 /// A package's `IMPORTED_DESCRIPTOR_SETS`: the sets of its imports, then
 /// those of `fastrs::descriptor` when the feature is on.
 #[cfg(feature = "descriptor")]

@@ -72,7 +72,14 @@ pub fn write_exactly(len: usize, write: impl FnOnce(&mut crate::Writer<'_>)) -> 
 /// The version of this interface that generated code was made for.
 pub const GENERATED_CODE_V3: () = ();
 
+pub use crate::__requires_validate as requires_validate;
 pub use crate::{__descriptor_sets as descriptor_sets, __requires_descriptor as requires_descriptor};
+
+/// What generated validators call.
+#[cfg(feature = "validate")]
+pub mod validate {
+    pub use crate::validate::support::*;
+}
 
 /// The JSON half of the interface.
 #[cfg(feature = "json")]

@@ -6,6 +6,10 @@ use std::string::String;
 use std::sync::Arc;
 use std::vec::Vec;
 
+/// The accumulator's name in the comprehensions macros expand into
+/// (what code generators match to recognize a macro).
+pub const ACCUMULATOR: &str = "@result";
+
 /// An expression: its id (unique within one parse, used by the checker's
 /// tables), where it starts in the source (a byte offset), and its kind.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,33 +15,36 @@ use std::sync::{Arc, OnceLock};
 use std::vec::Vec;
 
 use super::ast::{op, Comprehension, Const, Expr, ExprKind};
-use super::env::{Env, Resolved};
+use super::env::{Env, Overload, Resolved};
 use super::error::{line_column, CheckError};
 use super::types::Type;
 use super::value::Value;
 
-/// A function's declaration: its name and overloads.
+/// A checked expression: the tree, and the type of each of its nodes.
 #[derive(Clone, Debug)]
-pub struct FunctionDecl {
-    /// The name (`fn`, or `ns.fn`).
-    pub name: String,
-    /// Its overloads.
-    pub overloads: Vec<Overload>,
+pub struct Checked {
+    /// The expression.
+    pub expr: Expr,
+    /// The type of each node, by its id.
+    pub types: HashMap<u32, Type>,
 }
 
-/// One overload of a function.
-#[derive(Clone, Debug)]
-pub struct Overload {
-    /// True for a method: the first parameter is the receiver.
-    pub receiver: bool,
-    /// The parameters' types (type parameters as [`Type::Param`]).
-    pub params: Vec<Type>,
-    /// The result's type.
-    pub result: Type,
+impl Checked {
+    /// The type of the node `id` (`dyn` if unknown).
+    #[must_use]
+    pub fn type_of(&self, id: u32) -> Type {
+        self.types.get(&id).cloned().unwrap_or(Type::Dyn)
+    }
+
+    /// The whole expression's type.
+    #[must_use]
+    pub fn result(&self) -> Type {
+        self.type_of(self.expr.id)
+    }
 }
 
-/// Checks `expr` (parsed from `src`) in `env`, returning its type.
-pub(crate) fn check(env: &Env, expr: &Expr, src: &str) -> Result<Type, Vec<CheckError>> {
+/// Checks `expr` (parsed from `src`) in `env`.
+pub(crate) fn check(env: &Env, expr: Expr, src: &str) -> Result<Checked, Vec<CheckError>> {
     let mut c = Checker {
         env,
         src,
@@ -49,13 +52,14 @@ pub(crate) fn check(env: &Env, expr: &Expr, src: &str) -> Result<Type, Vec<Check
         errors: Vec::new(),
         locals: Vec::new(),
         fresh: 0,
+        types: HashMap::new(),
     };
-    let t = c.expr(expr);
-    if c.errors.is_empty() {
-        Ok(c.finish(&t))
-    } else {
-        Err(c.errors)
+    c.expr(&expr);
+    if !c.errors.is_empty() {
+        return Err(c.errors);
     }
+    let types = c.types.iter().map(|(id, t)| (*id, c.finish(t))).collect();
+    Ok(Checked { expr, types })
 }
 
 struct Checker<'e> {
@@ -65,6 +69,8 @@ struct Checker<'e> {
     errors: Vec<CheckError>,
     locals: Vec<(String, Type)>,
     fresh: u32,
+    /// Each node's type as inferred (variables resolved at the end).
+    types: HashMap<u32, Type>,
 }
 
 impl Checker<'_> {
@@ -196,6 +202,12 @@ impl Checker<'_> {
     }
 
     fn expr(&mut self, e: &Expr) -> Type {
+        let t = self.expr_inner(e);
+        self.types.insert(e.id, t.clone());
+        t
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Type {
         match &e.kind {
             ExprKind::Const(c) => match c {
                 Const::Null => Type::Null,

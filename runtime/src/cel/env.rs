@@ -3,14 +3,8 @@
 //! container its names resolve in, and the pool of message types.
 
 use std::string::String;
-use std::sync::Arc;
 use std::vec::Vec;
 
-use super::ast::Expr;
-use super::check::{self, FunctionDecl};
-use super::error::{CompileError, EvalError};
-use super::eval::{self, Activation, Eval, Node};
-use super::parse::parse;
 use super::types::Type;
 use super::value::Value;
 use crate::reflect::{DescriptorPool, EnumDescriptor, MessageDescriptor};
@@ -33,6 +27,26 @@ pub struct Env {
     variables: Vec<(String, Type)>,
     functions: Vec<FunctionDecl>,
     strong_enums: bool,
+}
+
+/// A function's declaration: its name and overloads.
+#[derive(Clone, Debug)]
+pub struct FunctionDecl {
+    /// The name (`fn`, or `ns.fn`).
+    pub name: String,
+    /// Its overloads.
+    pub overloads: Vec<Overload>,
+}
+
+/// One overload of a function.
+#[derive(Clone, Debug)]
+pub struct Overload {
+    /// True for a method: the first parameter is the receiver.
+    pub receiver: bool,
+    /// The parameters' types (type parameters as [`Type::Param`]).
+    pub params: Vec<Type>,
+    /// The result's type.
+    pub result: Type,
 }
 
 /// What a name resolves to.
@@ -106,33 +120,6 @@ impl Env {
 
     pub(crate) fn descriptor_pool(&self) -> Option<&DescriptorPool> {
         self.pool.as_ref()
-    }
-
-    /// Parses and type-checks `src`.
-    ///
-    /// # Errors
-    /// A syntax error, or every type error the checker finds.
-    pub fn compile(&self, src: &str) -> Result<Program, CompileError> {
-        let expr = parse(src)?;
-        let checked = check::check(self, &expr, src).map_err(CompileError::Check)?;
-        Ok(self.program(&expr, checked))
-    }
-
-    /// Parses `src` without checking it (types are found at run time).
-    ///
-    /// # Errors
-    /// A syntax error.
-    pub fn parse_only(&self, src: &str) -> Result<Program, CompileError> {
-        let expr = parse(src)?;
-        Ok(self.program(&expr, Type::Dyn))
-    }
-
-    fn program(&self, expr: &Expr, result: Type) -> Program {
-        Program {
-            env: self.clone(),
-            root: Arc::new(eval::plan(self, expr)),
-            result,
-        }
     }
 
     /// The names `name` may mean in the container, innermost first; a name
@@ -236,35 +223,11 @@ fn builtin_type(name: &str) -> Option<Type> {
     })
 }
 
-/// A compiled expression, ready to evaluate against any activation.
-#[derive(Clone)]
-pub struct Program {
-    env: Env,
-    root: Arc<Node>,
-    result: Type,
-}
-
-impl Program {
-    /// Evaluates the expression with the variables of `activation`.
-    ///
-    /// # Errors
-    /// An evaluation error: an overflow, a division by zero, a missing key
-    /// or field, no overload for the operands' types, ...
-    pub fn eval<'a, A: Activation<'a> + ?Sized>(&self, activation: &A) -> Result<Value<'a>, EvalError> {
-        Eval::new(&self.env, &activation).eval(&self.root)
-    }
-
-    /// The type the checker inferred (`dyn` when not checked).
-    #[must_use]
-    pub fn result_type(&self) -> &Type {
-        &self.result
-    }
-}
-
-impl core::fmt::Debug for Program {
+impl core::fmt::Debug for Env {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Program")
-            .field("result", &self.result)
+        f.debug_struct("Env")
+            .field("container", &self.container)
+            .field("variables", &self.variables)
             .finish_non_exhaustive()
     }
 }

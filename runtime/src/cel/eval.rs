@@ -16,8 +16,8 @@ use super::ast::{op, Comprehension, Const, Expr, ExprKind};
 use super::env::{Env, Resolved};
 use super::error::EvalError;
 use super::lib;
+use super::literal;
 use super::value::{Bin, Msg, Str, Value};
-use super::wkt;
 use crate::reflect::{FieldDescriptor, MessageDescriptor};
 
 /// The variables an expression reads, by name.
@@ -419,7 +419,7 @@ impl<'a, 'e> Eval<'a, 'e> {
                 for a in args {
                     values.push(self.eval(a)?);
                 }
-                lib::call(self, function, values)
+                lib::call(self.env, function, values)
             }
             Node::List { elements, optional } => self.list(elements, optional),
             Node::Map(entries) => self.map(entries),
@@ -549,7 +549,7 @@ impl<'a, 'e> Eval<'a, 'e> {
             };
             values.push((field.clone(), v));
         }
-        wkt::Builder { pool: ty.pool() }.build(ty, values)
+        literal::Builder { pool: ty.pool() }.build(ty, values)
     }
 
     fn fold(&mut self, f: &Fold) -> Out<'a> {

@@ -10,13 +10,34 @@ use std::vec::Vec;
 
 use super::ast::{op, Comprehension, Const, Expr, ExprKind};
 use super::error::ParseError;
-use super::parse::Parser;
+
+/// What expanding a macro needs of the parser: new nodes (with fresh ids)
+/// and errors at a place of the source.
+pub(crate) trait Nodes {
+    /// A node of `kind` starting at byte `at`.
+    fn node(&mut self, at: u32, kind: ExprKind) -> Expr;
+
+    /// An error at byte `at`.
+    fn error_at(&self, at: u32, message: impl Into<String>) -> ParseError;
+
+    /// A call of `function` with `args`, no receiver.
+    fn call(&mut self, at: u32, function: &str, args: Vec<Expr>) -> Expr {
+        self.node(
+            at,
+            ExprKind::Call {
+                target: None,
+                function: function.into(),
+                args,
+            },
+        )
+    }
+}
 
 /// The accumulator's name in macro expansions.
-pub const RESULT: &str = "@result";
+pub const RESULT: &str = super::ast::ACCUMULATOR;
 
 /// A call `name(args)` with no receiver: `has()` or a plain call.
-pub(crate) fn global_call(p: &mut Parser<'_>, at: u32, name: &str, mut args: Vec<Expr>) -> Result<Expr, ParseError> {
+pub(crate) fn global_call(p: &mut impl Nodes, at: u32, name: &str, mut args: Vec<Expr>) -> Result<Expr, ParseError> {
     if name == "has" && args.len() == 1 {
         let arg = args.pop().unwrap_or_else(|| unreachable!());
         return match arg.kind {
@@ -40,7 +61,7 @@ pub(crate) fn global_call(p: &mut Parser<'_>, at: u32, name: &str, mut args: Vec
 
 /// A call `target.name(args)`: a macro if one matches, else a method call.
 pub(crate) fn receiver_call(
-    p: &mut Parser<'_>,
+    p: &mut impl Nodes,
     at: u32,
     target: Expr,
     name: &str,
@@ -95,11 +116,13 @@ enum Macro {
 }
 
 /// `cel.bind`, `cel.block`, `cel.index`, `cel.iterVar`, `cel.accuVar`.
-fn cel_namespace(p: &mut Parser<'_>, at: u32, name: &str, args: &[Expr]) -> Result<Option<Expr>, ParseError> {
-    let int_arg = |p: &Parser<'_>, e: &Expr| match e.kind {
-        ExprKind::Const(Const::Int(v)) if v >= 0 => Ok(v),
-        _ => Err(p.error_at(e.at, format!("cel.{name} takes non-negative int literals"))),
-    };
+fn cel_namespace(p: &mut impl Nodes, at: u32, name: &str, args: &[Expr]) -> Result<Option<Expr>, ParseError> {
+    fn int_arg(p: &impl Nodes, name: &str, e: &Expr) -> Result<i64, ParseError> {
+        match e.kind {
+            ExprKind::Const(Const::Int(v)) if v >= 0 => Ok(v),
+            _ => Err(p.error_at(e.at, format!("cel.{name} takes non-negative int literals"))),
+        }
+    }
     Ok(Some(match (name, args) {
         ("bind", [var, init, body]) => {
             let var = var_name(p, var)?;
@@ -133,22 +156,22 @@ fn cel_namespace(p: &mut Parser<'_>, at: u32, name: &str, args: &[Expr]) -> Resu
             p.call(at, op::BLOCK, vec![list.clone(), body.clone()])
         }
         ("index", [i]) => {
-            let i = int_arg(p, i)?;
+            let i = int_arg(p, name, i)?;
             p.node(at, ExprKind::Ident(format!("@index{i}")))
         }
         ("iterVar", [a, b]) => {
-            let (a, b) = (int_arg(p, a)?, int_arg(p, b)?);
+            let (a, b) = (int_arg(p, name, a)?, int_arg(p, name, b)?);
             p.node(at, ExprKind::Ident(format!("@it:{a}:{b}")))
         }
         ("accuVar", [a, b]) => {
-            let (a, b) = (int_arg(p, a)?, int_arg(p, b)?);
+            let (a, b) = (int_arg(p, name, a)?, int_arg(p, name, b)?);
             p.node(at, ExprKind::Ident(format!("@ac:{a}:{b}")))
         }
         _ => return Ok(None),
     }))
 }
 
-fn var_name(p: &Parser<'_>, e: &Expr) -> Result<String, ParseError> {
+fn var_name(p: &impl Nodes, e: &Expr) -> Result<String, ParseError> {
     match &e.kind {
         ExprKind::Ident(name) => Ok(name.clone()),
         _ => Err(p.error_at(e.at, "argument must be a simple name")),
@@ -158,7 +181,7 @@ fn var_name(p: &Parser<'_>, e: &Expr) -> Result<String, ParseError> {
 /// The loop variables of a one- or two-variable macro, and its other
 /// arguments.
 fn loop_vars(
-    p: &Parser<'_>,
+    p: &impl Nodes,
     mut args: Vec<Expr>,
     rest: usize,
 ) -> Result<(String, Option<String>, Vec<Expr>), ParseError> {
@@ -186,17 +209,17 @@ enum Quantifier {
     ExistsOne,
 }
 
-fn accu(p: &mut Parser<'_>, at: u32) -> Expr {
+fn accu(p: &mut impl Nodes, at: u32) -> Expr {
     p.node(at, ExprKind::Ident(RESULT.into()))
 }
 
-fn constant(p: &mut Parser<'_>, at: u32, c: Const) -> Expr {
+fn constant(p: &mut impl Nodes, at: u32, c: Const) -> Expr {
     p.node(at, ExprKind::Const(c))
 }
 
 #[allow(clippy::too_many_arguments)]
 fn fold(
-    p: &mut Parser<'_>,
+    p: &mut impl Nodes,
     at: u32,
     range: Expr,
     vars: (String, Option<String>),
@@ -220,7 +243,7 @@ fn fold(
     )
 }
 
-fn quantifier(p: &mut Parser<'_>, at: u32, range: Expr, args: Vec<Expr>, kind: Quantifier) -> Result<Expr, ParseError> {
+fn quantifier(p: &mut impl Nodes, at: u32, range: Expr, args: Vec<Expr>, kind: Quantifier) -> Result<Expr, ParseError> {
     let (var, var2, mut rest) = loop_vars(p, args, 1)?;
     let predicate = rest.pop().unwrap_or_else(|| unreachable!());
     let (init, condition, step, result) = match kind {
@@ -258,7 +281,7 @@ fn quantifier(p: &mut Parser<'_>, at: u32, range: Expr, args: Vec<Expr>, kind: Q
     Ok(fold(p, at, range, (var, var2), init, condition, step, result))
 }
 
-fn empty_list(p: &mut Parser<'_>, at: u32) -> Expr {
+fn empty_list(p: &mut impl Nodes, at: u32) -> Expr {
     p.node(
         at,
         ExprKind::List {
@@ -270,7 +293,7 @@ fn empty_list(p: &mut Parser<'_>, at: u32) -> Expr {
 
 /// `map(x, t)`, `map(x, p, t)`, `transformList(i, v, t)`,
 /// `transformList(i, v, p, t)`.
-fn map(p: &mut Parser<'_>, at: u32, range: Expr, args: Vec<Expr>, two: bool) -> Result<Expr, ParseError> {
+fn map(p: &mut impl Nodes, at: u32, range: Expr, args: Vec<Expr>, two: bool) -> Result<Expr, ParseError> {
     let vars = if two { 2 } else { 1 };
     let rest = args.len() - vars;
     let (var, var2, mut rest) = loop_vars(p, args, rest)?;
@@ -298,7 +321,7 @@ fn map(p: &mut Parser<'_>, at: u32, range: Expr, args: Vec<Expr>, two: bool) -> 
     Ok(fold(p, at, range, (var, var2), init, condition, step, result))
 }
 
-fn filter(p: &mut Parser<'_>, at: u32, range: Expr, args: Vec<Expr>) -> Result<Expr, ParseError> {
+fn filter(p: &mut impl Nodes, at: u32, range: Expr, args: Vec<Expr>) -> Result<Expr, ParseError> {
     let (var, _, mut rest) = loop_vars(p, args, 1)?;
     let predicate = rest.pop().unwrap_or_else(|| unreachable!());
     let init = empty_list(p, at);
@@ -320,7 +343,7 @@ fn filter(p: &mut Parser<'_>, at: u32, range: Expr, args: Vec<Expr>) -> Result<E
 }
 
 /// `transformMap(k, v, t)` (and with a filter), `transformMapEntry(k, v, e)`.
-fn transform_map(p: &mut Parser<'_>, at: u32, range: Expr, args: Vec<Expr>, entry: bool) -> Result<Expr, ParseError> {
+fn transform_map(p: &mut impl Nodes, at: u32, range: Expr, args: Vec<Expr>, entry: bool) -> Result<Expr, ParseError> {
     let rest = args.len() - 2;
     let (var, var2, mut rest) = loop_vars(p, args, rest)?;
     let transform = rest.pop().unwrap_or_else(|| unreachable!());
@@ -347,7 +370,7 @@ fn transform_map(p: &mut Parser<'_>, at: u32, range: Expr, args: Vec<Expr>, entr
 
 /// `o.optMap(x, e)`: `o.hasValue() ? optional.of(cel.bind(x, o.value(), e)) : optional.none()`;
 /// `optFlatMap` leaves out the `optional.of`.
-fn opt_map(p: &mut Parser<'_>, at: u32, target: Expr, args: Vec<Expr>, flat: bool) -> Result<Expr, ParseError> {
+fn opt_map(p: &mut impl Nodes, at: u32, target: Expr, args: Vec<Expr>, flat: bool) -> Result<Expr, ParseError> {
     let var = var_name(p, &args[0])?;
     let body = args.into_iter().nth(1).unwrap_or_else(|| unreachable!());
     let has_value = p.node(

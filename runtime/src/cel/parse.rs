@@ -16,7 +16,7 @@ use std::vec::Vec;
 use super::ast::{op, Const, Entry, Expr, ExprKind, FieldInit};
 use super::error::ParseError;
 use super::lex::{tokens, Tok, Token};
-use super::macros;
+use super::macros::{self, Nodes};
 
 /// The longest source accepted, in bytes.
 pub const MAX_SOURCE_LEN: usize = 100_000;
@@ -64,11 +64,21 @@ pub(crate) struct Parser<'a> {
     depth: usize,
 }
 
-impl Parser<'_> {
-    pub(crate) fn error_at(&self, at: u32, message: impl Into<String>) -> ParseError {
-        ParseError::new(self.src, at, message)
+impl Nodes for Parser<'_> {
+    fn node(&mut self, at: u32, kind: ExprKind) -> Expr {
+        Expr {
+            id: self.id(),
+            at,
+            kind,
+        }
     }
 
+    fn error_at(&self, at: u32, message: impl Into<String>) -> ParseError {
+        ParseError::new(self.src, at, message)
+    }
+}
+
+impl Parser<'_> {
     fn error_here(&self, message: &str) -> ParseError {
         let token = &self.tokens[self.pos];
         let shown = match &token.kind {
@@ -119,25 +129,6 @@ impl Parser<'_> {
         let id = self.next_id;
         self.next_id += 1;
         id
-    }
-
-    pub(crate) fn node(&mut self, at: u32, kind: ExprKind) -> Expr {
-        Expr {
-            id: self.id(),
-            at,
-            kind,
-        }
-    }
-
-    pub(crate) fn call(&mut self, at: u32, function: &str, args: Vec<Expr>) -> Expr {
-        self.node(
-            at,
-            ExprKind::Call {
-                target: None,
-                function: function.into(),
-                args,
-            },
-        )
     }
 
     /// Enters one more level of nesting, failing past [`MAX_DEPTH`].

@@ -39,6 +39,13 @@ fn range_error() -> EvalError {
 }
 
 impl Timestamp {
+    /// The instant `seconds` and `nanos` (`0..1_000_000_000`) from the
+    /// epoch, unchecked: for constants known to be in range.
+    #[must_use]
+    pub const fn at(seconds: i64, nanos: i32) -> Timestamp {
+        Timestamp { seconds, nanos }
+    }
+
     /// The instant, if in range (nanos are normalized).
     ///
     /// # Errors
@@ -266,6 +273,12 @@ impl Duration {
         Duration {
             nanos: i128::from(seconds) * 1_000_000_000 + i128::from(nanos),
         }
+    }
+
+    /// A span of `nanos` nanoseconds, unchecked: for constants.
+    #[must_use]
+    pub const fn from_nanos(nanos: i128) -> Duration {
+        Duration { nanos }
     }
 
     /// A span CEL makes: within ±2^63 nanoseconds.

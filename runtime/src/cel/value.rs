@@ -1,7 +1,10 @@
-//! CEL's values. Strings, bytes, lists, maps and messages read from a
-//! message are borrowed from it (`'a`), so reading a field allocates
-//! nothing; values made by the expression are shared (`Arc`), so copying
-//! one is cheap.
+//! CEL's values, and messages read as values. Strings, bytes, lists,
+//! maps and messages read from a message are borrowed from it (`'a`), so
+//! reading a field allocates nothing; values made by the expression are
+//! shared (`Arc`), so copying one is cheap. Well-known types read as CEL's
+//! own values (timestamps, durations, wrappers, `Any`, JSON values), and
+//! messages compare by protobuf's equality: reading a message and
+//! comparing values recurse into each other, so they live together here.
 
 use core::cmp::Ordering;
 use core::fmt;
@@ -14,7 +17,7 @@ use std::vec::Vec;
 use super::error::EvalError;
 use super::time::{Duration, Timestamp};
 use super::types::Type;
-use crate::reflect::{DynamicMessage, FieldDescriptor, Kind, MapKey, Reflect, ReflectList, ReflectMap, ValueRef};
+use crate::reflect::{self, DynamicMessage, FieldDescriptor, Kind, MapKey, Reflect, ReflectList, ReflectMap, ValueRef};
 
 /// A CEL value.
 #[derive(Clone)]
@@ -387,7 +390,7 @@ impl<'a> Value<'a> {
                 Kind::Enum(e) if e.full_name() == "google.protobuf.NullValue" => Value::Null,
                 _ => Value::Int(i64::from(n)),
             },
-            ValueRef::Message(m) => super::wkt::unwrap(Msg::Ref(m))?,
+            ValueRef::Message(m) => unwrap(Msg::Ref(m))?,
             ValueRef::List(_) | ValueRef::Map(_) => {
                 return Err(EvalError::new("a list or map where one value was expected"));
             }
@@ -407,7 +410,7 @@ fn default_of<'a>(field: &FieldDescriptor) -> Result<Value<'a>, EvalError> {
     Ok(match field.kind() {
         Kind::Message(m) => match Type::of_message(m.full_name()) {
             Type::Wrapper(_) | Type::Any | Type::Dyn => Value::Null,
-            _ => super::wkt::unwrap(Msg::Owned(Arc::new(DynamicMessage::new(m))))?,
+            _ => unwrap(Msg::Owned(Arc::new(DynamicMessage::new(m))))?,
         },
         Kind::Enum(e) => {
             if e.full_name() == "google.protobuf.NullValue" {
@@ -532,7 +535,7 @@ impl Value<'_> {
                     .iter()
                     .all(|(k, v)| matches!(b.get(k), Ok(Some(w)) if v.equals(&w)))
             }
-            (Value::Message(a), Value::Message(b)) => super::wkt::messages_equal(a.get(), b.get()),
+            (Value::Message(a), Value::Message(b)) => messages_equal(a.get(), b.get()),
             (a, b) => match (a.number(), b.number()) {
                 (Some(x), Some(y)) => x.compare(y) == Some(Ordering::Equal),
                 _ => false,
@@ -657,6 +660,214 @@ impl PartialEq for Value<'_> {
     }
 }
 
+// Messages as CEL reads them.
+
+/// A message as CEL reads it: a well-known type as its CEL value, any
+/// other message as itself.
+///
+/// # Errors
+/// An `Any` whose type is unknown or whose bytes do not decode, or a
+/// duration out of CEL's range.
+pub fn unwrap(msg: Msg<'_>) -> Result<Value<'_>, EvalError> {
+    let name = msg.get().descriptor().full_name();
+    match Type::of_message(name) {
+        Type::Message(_) => Ok(Value::Message(msg)),
+        _ => match msg {
+            Msg::Ref(r) => unwrap_ref(r),
+            Msg::Owned(m) => Ok(unwrap_ref(&*m)?.detach()),
+        },
+    }
+}
+
+/// The field numbered `number` of `m`.
+fn field_of(m: &dyn Reflect, number: u32) -> Option<FieldDescriptor> {
+    m.descriptor().get_field(number)
+}
+
+fn read<'a>(m: &'a dyn Reflect, number: u32) -> Result<Value<'a>, EvalError> {
+    match field_of(m, number) {
+        Some(f) => Value::field(m, &f),
+        None => Err(EvalError::new("malformed well-known type")),
+    }
+}
+
+fn unwrap_ref(m: &dyn Reflect) -> Result<Value<'_>, EvalError> {
+    let name = m.descriptor().full_name();
+    let int = |v: Value<'_>| match v {
+        Value::Int(i) => i,
+        _ => 0,
+    };
+    Ok(match name {
+        "google.protobuf.Timestamp" => Value::Timestamp(Timestamp::new(int(read(m, 1)?), int(read(m, 2)?))?),
+        "google.protobuf.Duration" => Value::Duration(Duration::new(int(read(m, 1)?), int(read(m, 2)?))),
+        "google.protobuf.Any" => unpack_any(m)?,
+        "google.protobuf.Struct" => read(m, 1)?,
+        "google.protobuf.ListValue" => read(m, 1)?,
+        "google.protobuf.Value" => json_value(m)?,
+        // The wrappers: their one field.
+        _ => read(m, 1)?,
+    })
+}
+
+/// A `google.protobuf.Value` as the CEL value it holds.
+fn json_value(m: &dyn Reflect) -> Result<Value<'_>, EvalError> {
+    let d = m.descriptor();
+    for field in d.fields() {
+        if m.has_field(&field) {
+            return match field.number() {
+                1 => Ok(Value::Null),
+                _ => Value::field(m, &field),
+            };
+        }
+    }
+    Ok(Value::Null)
+}
+
+/// An `Any`'s message, found in the pool of the `Any`'s type.
+fn unpack_any(m: &dyn Reflect) -> Result<Value<'static>, EvalError> {
+    let type_url = read(m, 1)?;
+    let bytes = read(m, 2)?;
+    let (Value::String(url), Value::Bytes(bytes)) = (type_url, bytes) else {
+        return Err(EvalError::new("malformed google.protobuf.Any"));
+    };
+    let name = url.rsplit('/').next().unwrap_or("");
+    let pool = m.descriptor().pool();
+    let Some(ty) = pool.get_message_by_name(name) else {
+        return Err(EvalError::new(format!(
+            "conversion error: unknown type in Any: {}",
+            &*url
+        )));
+    };
+    let message = DynamicMessage::decode(ty, &bytes).map_err(|e| EvalError::new(format!("conversion error: {e}")))?;
+    unwrap(Msg::Owned(Arc::new(message))).map(Value::detach)
+}
+
+impl Value<'_> {
+    /// The value with nothing borrowed: strings and bytes copied, lists
+    /// and maps of fields read out, borrowed messages copied.
+    #[must_use]
+    pub fn detach(self) -> Value<'static> {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(b),
+            Value::Int(v) => Value::Int(v),
+            Value::Uint(v) => Value::Uint(v),
+            Value::Double(v) => Value::Double(v),
+            Value::String(Str::Borrowed(s)) => Value::string(s),
+            Value::String(Str::Shared(s)) => Value::String(Str::Shared(s)),
+            Value::Bytes(Bin::Borrowed(b)) => Value::bytes(b),
+            Value::Bytes(Bin::Shared(b)) => Value::Bytes(Bin::Shared(b)),
+            Value::List(l) => Value::list(l.iter().map(|v| v.map_or(Value::Null, Value::detach)).collect()),
+            Value::Map(m) => Value::map(
+                m.entries()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(k, v)| (k.detach(), v.detach()))
+                    .collect(),
+            ),
+            Value::Message(Msg::Ref(r)) => Value::Message(Msg::Owned(Arc::new(copy(r)))),
+            Value::Message(Msg::Owned(m)) => Value::Message(Msg::Owned(m)),
+            Value::Timestamp(t) => Value::Timestamp(t),
+            Value::Duration(d) => Value::Duration(d),
+            Value::Type(t) => Value::Type(t),
+            Value::Optional(o) => Value::Optional(o.map(|v| Box::new(v.detach()))),
+            Value::Enum(n, v) => Value::Enum(n, v),
+        }
+    }
+}
+
+/// A copy of a message read through [`Reflect`], as a [`DynamicMessage`].
+#[must_use]
+pub fn copy(m: &dyn Reflect) -> DynamicMessage {
+    let descriptor = m.descriptor().clone();
+    let mut out = DynamicMessage::new(descriptor.clone());
+    for field in descriptor.fields() {
+        if let Some(v) = m.field(&field) {
+            let _ = out.set(&field, to_dynamic(v));
+        }
+    }
+    out
+}
+
+fn to_dynamic(v: ValueRef<'_>) -> reflect::Value {
+    match v {
+        ValueRef::Bool(b) => reflect::Value::Bool(b),
+        ValueRef::I32(v) => reflect::Value::I32(v),
+        ValueRef::I64(v) => reflect::Value::I64(v),
+        ValueRef::U32(v) => reflect::Value::U32(v),
+        ValueRef::U64(v) => reflect::Value::U64(v),
+        ValueRef::F32(v) => reflect::Value::F32(v),
+        ValueRef::F64(v) => reflect::Value::F64(v),
+        ValueRef::String(s) => reflect::Value::String(s.into()),
+        ValueRef::Bytes(b) => reflect::Value::Bytes(b.to_vec()),
+        ValueRef::EnumNumber(n) => reflect::Value::EnumNumber(n),
+        ValueRef::Message(m) => reflect::Value::Message(Box::new(copy(m))),
+        ValueRef::List(l) => reflect::Value::List((0..l.len()).filter_map(|i| l.get(i)).map(to_dynamic).collect()),
+        ValueRef::Map(m) => reflect::Value::Map(m.entries().map(|(k, v)| (k.clone(), to_dynamic(v))).collect()),
+    }
+}
+
+/// Protobuf's equality of two messages, as CEL compares them: the same
+/// type, and every field set in both or neither, to equal values (`Any`
+/// fields compared by what they hold; `NaN` equals nothing).
+#[must_use]
+pub fn messages_equal(a: &dyn Reflect, b: &dyn Reflect) -> bool {
+    let da = a.descriptor();
+    if da.full_name() != b.descriptor().full_name() {
+        return false;
+    }
+    for field in da.fields() {
+        let (has_a, has_b) = (a.has_field(&field), b.has_field(&field));
+        if has_a != has_b {
+            return false;
+        }
+        if !has_a {
+            continue;
+        }
+        let Some(fb) = b.descriptor().get_field(field.number()) else {
+            return false;
+        };
+        match (Value::field(a, &field), Value::field(b, &fb)) {
+            (Ok(x), Ok(y)) if x.equals(&y) => {}
+            // What does not read as CEL (an `Any` of an unknown type)
+            // compares by its encoding.
+            (Err(_), Err(_)) if raw_equal(a.field(&field), b.field(&fb)) => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+fn raw_equal(a: Option<ValueRef<'_>>, b: Option<ValueRef<'_>>) -> bool {
+    match (a, b) {
+        (Some(ValueRef::Message(x)), Some(ValueRef::Message(y))) => copy(x).encode_to_vec() == copy(y).encode_to_vec(),
+        _ => false,
+    }
+}
+
+impl List<'_> {
+    /// True for a list read from a field.
+    #[must_use]
+    pub fn is_field(&self) -> bool {
+        matches!(self, List::Field(..))
+    }
+}
+
+impl Map<'_> {
+    /// True for a map read from a field.
+    #[must_use]
+    pub fn is_field(&self) -> bool {
+        matches!(self, Map::Field(..))
+    }
+}
+
+impl DynamicMessage {
+    /// True if the field numbered `number` is set.
+    pub(crate) fn has_field_by_number(&self, number: u32) -> bool {
+        self.descriptor().get_field(number).is_some_and(|f| self.has(&f))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -666,7 +877,12 @@ mod tests {
         assert!(Value::Int(1).equals(&Value::Uint(1)));
         assert!(Value::Int(1).equals(&Value::Double(1.0)));
         assert!(!Value::Double(f64::NAN).equals(&Value::Double(f64::NAN)));
-        assert!(!Value::Int(i64::MAX).equals(&Value::Double(9_223_372_036_854_775_807.0)));
+        // As cel-go: within the int's range the two compare as doubles.
+        assert!(Value::Int(i64::MAX).equals(&Value::Double(9_223_372_036_854_775_807.0)));
+        assert_eq!(
+            Value::Int(1).compare(&Value::Double(1e300)).unwrap(),
+            Some(Ordering::Less)
+        );
         assert_eq!(
             Value::Uint(u64::MAX).compare(&Value::Int(-1)).unwrap(),
             Some(Ordering::Greater)

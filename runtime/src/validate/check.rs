@@ -158,19 +158,14 @@ pub enum Format {
     HeaderValue(bool),
 }
 
-/// What a predicate needs besides the value.
-pub struct Context {
-    /// `now`, for timestamps' `lt_now`, `gt_now` and `within`.
-    pub now: Timestamp,
-}
-
 impl Predicate {
-    /// True if `this` breaks the rule.
+    /// True if `this` breaks the rule; `now` gives the time, for the rules
+    /// of timestamps that need it.
     ///
     /// # Errors
     /// A value the rule cannot apply to (a type the rules did not expect,
     /// or bytes that are not UTF-8 under `pattern`).
-    pub fn violated(&self, this: &Value<'_>, cx: &Context) -> Result<bool, String> {
+    pub fn violated(&self, this: &Value<'_>, now: impl FnOnce() -> Timestamp) -> Result<bool, String> {
         let cmp = |bound: &Value<'_>| this.compare(bound).map_err(|e| e.to_string());
         let nan = matches!(this, Value::Double(d) if d.is_nan());
         Ok(match self {
@@ -221,14 +216,10 @@ impl Predicate {
                 Value::Bytes(b) => !b.is_empty() && !sizes.contains(&b.len()),
                 other => return Err(mismatch(other)),
             },
-            Predicate::AfterNow => matches!(this, Value::Timestamp(t) if *t > cx.now),
-            Predicate::BeforeNow => matches!(this, Value::Timestamp(t) if *t < cx.now),
+            Predicate::AfterNow => matches!(this, Value::Timestamp(t) if *t > now()),
+            Predicate::BeforeNow => matches!(this, Value::Timestamp(t) if *t < now()),
             Predicate::NotWithin(d) => match this {
-                Value::Timestamp(t) => {
-                    let low = cx.now.checked_sub(*d).map_err(|e| e.to_string())?;
-                    let high = cx.now.checked_add(*d).map_err(|e| e.to_string())?;
-                    *t < low || *t > high
-                }
+                Value::Timestamp(t) => not_within(*t, *d, now()).map_err(|e| e.to_string())?,
                 other => return Err(mismatch(other)),
             },
             Predicate::PathsNotEqual(want) => paths(this)? != **want,
@@ -240,6 +231,14 @@ impl Predicate {
             },
         })
     }
+}
+
+/// `t < now - d || t > now + d`.
+///
+/// # Errors
+/// `now ± d` is out of the timestamps' range.
+pub fn not_within(t: Timestamp, d: crate::cel::Duration, now: Timestamp) -> Result<bool, crate::cel::EvalError> {
+    Ok(t < now.checked_sub(d)? || t > now.checked_add(d)?)
 }
 
 fn mismatch(v: &Value<'_>) -> String {

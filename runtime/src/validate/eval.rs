@@ -4,21 +4,18 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::check::Context;
 use super::path;
 use super::plan::{CelRule, Check, FieldPlan, MessagePlan, Plans, Rule, ValuePlan};
+use super::report::Report;
 use super::types::{FieldPathElement, Violation};
 use super::Error;
 use crate::cel::{Activation, Value};
 use crate::reflect::{Reflect, ValueRef};
 
-/// One validation: the plans, what predicates need, and the violations
-/// found so far.
-pub(crate) struct Run<'p> {
+/// One validation: the plans, and the report it fills.
+pub(crate) struct Run<'p, 'r> {
     pub plans: &'p Plans,
-    pub cx: Context,
-    pub fail_fast: bool,
-    pub out: Vec<Violation>,
+    pub report: &'r mut Report,
 }
 
 /// A violation of a rule this module makes itself (not a standard rule's
@@ -27,10 +24,17 @@ fn fixed(id: &str, message: &str) -> Violation {
     path::violation(id, message.into(), Vec::new())
 }
 
-impl Run<'_> {
-    /// True once fail-fast validation has found a violation.
+impl Run<'_, '_> {
     fn done(&self) -> bool {
-        self.fail_fast && !self.out.is_empty()
+        self.report.done()
+    }
+
+    fn push(&mut self, v: Violation) {
+        self.report.push(v);
+    }
+
+    fn mark(&self) -> usize {
+        self.report.mark()
     }
 
     /// Validates `msg` by `plan`.
@@ -41,7 +45,7 @@ impl Run<'_> {
         for rule in &plan.cel {
             let this = Value::Message(crate::cel::Msg::Ref(msg));
             if let Some(v) = self.cel(rule, this, false)? {
-                self.out.push(v);
+                self.push(v);
                 if self.done() {
                     return Ok(());
                 }
@@ -52,10 +56,10 @@ impl Run<'_> {
             let names: Vec<&str> = oneof.fields.iter().map(|f| f.name()).collect();
             if set > 1 {
                 let message = format!("only one of {} can be set", names.join(", "));
-                self.out.push(path::violation("message.oneof", message, Vec::new()));
+                self.push(path::violation("message.oneof", message, Vec::new()));
             } else if oneof.required && set != 1 {
                 let message = format!("one of {} must be set", names.join(", "));
-                self.out.push(path::violation("message.oneof", message, Vec::new()));
+                self.push(path::violation("message.oneof", message, Vec::new()));
             }
             if self.done() {
                 return Ok(());
@@ -65,7 +69,7 @@ impl Run<'_> {
             if !oneof.fields().any(|f| msg.has_field(&f)) {
                 let mut v = fixed("required", "exactly one field is required in oneof");
                 path::push_field(std::slice::from_mut(&mut v), &path::oneof_element(oneof.name()));
-                self.out.push(v);
+                self.push(v);
                 if self.done() {
                     return Ok(());
                 }
@@ -93,7 +97,7 @@ impl Run<'_> {
                 std::vec![path::element(&super::plan::required_rule())],
             );
             path::push_field(std::slice::from_mut(&mut v), &path::element(field));
-            self.out.push(v);
+            self.push(v);
             return Ok(());
         }
         if plan.skip_unset && !set {
@@ -120,10 +124,10 @@ impl Run<'_> {
             return Ok(());
         }
         for rule in &plan.rules {
-            let start = self.out.len();
+            let start = self.mark();
             self.rule(rule, raw, &this)?;
             if !matches!(rule, Rule::Items(_) | Rule::Entries { .. }) {
-                let own = &mut self.out[start..];
+                let own = &mut self.report.out[start..];
                 if for_key {
                     own.iter_mut().for_each(|v| v.for_key = Some(true));
                 }
@@ -136,9 +140,9 @@ impl Run<'_> {
         if let (Some(name), Some(ValueRef::Message(m))) = (&plan.embedded, raw) {
             if let Some(nested) = self.plans.get(name) {
                 let nested = nested.clone();
-                let start = self.out.len();
+                let start = self.mark();
                 self.message(&nested, m)?;
-                path::push_field(&mut self.out[start..], element);
+                self.report.within(start, element);
             }
         }
         Ok(())
@@ -155,7 +159,7 @@ impl Run<'_> {
             Rule::Cel(c) => {
                 let this = this.as_ref().map_err(Clone::clone)?;
                 if let Some(v) = self.cel(c, this.clone(), true)? {
-                    self.out.push(v);
+                    self.push(v);
                 }
                 Ok(())
             }
@@ -166,7 +170,7 @@ impl Run<'_> {
             } => {
                 let url = any_type_url(raw);
                 if !allowed.is_empty() && !allowed.contains(&url) {
-                    self.out.push(path::violation(
+                    self.push(path::violation(
                         "any.in",
                         "type URL must be in the allow list".into(),
                         paths[0].clone(),
@@ -176,7 +180,7 @@ impl Run<'_> {
                     }
                 }
                 if refused.contains(&url) {
-                    self.out.push(path::violation(
+                    self.push(path::violation(
                         "any.not_in",
                         "type URL must not be in the block list".into(),
                         paths[1].clone(),
@@ -193,7 +197,7 @@ impl Run<'_> {
                     },
                 };
                 if enumeration.get_value(number).is_none() {
-                    self.out.push(path::violation(
+                    self.push(path::violation(
                         "enum.defined_only",
                         "value must be one of the defined enum values".into(),
                         path.clone(),
@@ -207,16 +211,18 @@ impl Run<'_> {
     }
 
     fn check(&mut self, c: &Check, this: &Value<'_>) -> Result<(), Error> {
-        if c.predicate.violated(this, &self.cx).map_err(Error::Runtime)? {
-            self.out
-                .push(path::violation(&c.id, String::from(&*c.message), c.path.clone()));
+        if c.predicate
+            .violated(this, || self.report.now())
+            .map_err(Error::Runtime)?
+        {
+            self.push(path::violation(&c.id, String::from(&*c.message), c.path.clone()));
         }
         Ok(())
     }
 
     /// Runs a CEL rule; its violation, if it gives `false` or a message.
     fn cel(&mut self, rule: &CelRule, this: Value<'_>, _field: bool) -> Result<Option<Violation>, Error> {
-        let now = Value::Timestamp(self.cx.now);
+        let now = Value::Timestamp(self.report.now());
         let bindings = Bindings {
             this,
             now,

@@ -9,7 +9,7 @@
 //! field in declaration order. A field is skipped when it has presence (or
 //! `ignore = IGNORE_IF_ZERO_VALUE`) and is not set, unless `required`; its
 //! value's rules run in order: field CEL, standard rules (natively, see
-//! [`check`](super::check); predefined rules of extensions in CEL), `Any`
+//! [`Predicate`]; predefined rules of extensions in CEL), `Any`
 //! and enum rules, then map entries and list items, then the message's
 //! own rules if it is one.
 
@@ -152,6 +152,9 @@ pub struct CelRule {
     pub path: Vec<FieldPathElement>,
     /// The compiled expression.
     pub program: Program,
+    /// The environment it compiled in (`this`, `now`, and for a predefined
+    /// rule `rules` and `rule`), for code generators.
+    pub env: Env,
     /// `rules`: the rules message a predefined rule belongs to.
     pub rules: Option<Arc<DynamicMessage>>,
     /// `rule`: the predefined rule's value.
@@ -227,8 +230,14 @@ impl Planner {
         self.plans
     }
 
+    /// The plans made so far.
+    #[must_use]
+    pub fn into_plans(self) -> Plans {
+        self.plans
+    }
+
     /// Plans `message` (and what it holds) unless planned already.
-    fn message(&mut self, message: &MessageDescriptor) {
+    pub fn message(&mut self, message: &MessageDescriptor) {
         if self.plans.contains_key(message.full_name()) {
             return;
         }
@@ -624,6 +633,7 @@ fn compile(
         ));
     }
     Ok(CelRule {
+        env: env.clone(),
         id: id.into(),
         message: message.into(),
         expression: expression.into(),

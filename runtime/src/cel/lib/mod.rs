@@ -15,7 +15,6 @@ use std::vec::Vec;
 use super::ast::op;
 use super::env::Env;
 use super::error::EvalError;
-use super::eval::Eval;
 use super::time::{self, Duration, Timestamp};
 use super::value::{List, Map, Msg, Value};
 
@@ -67,12 +66,31 @@ fn no_overload<'a>(function: &str, args: &[Value<'_>]) -> Out<'a> {
     )))
 }
 
+/// Calls CEL's function or operator `function` (`_+_`, `size`,
+/// `startsWith`, ...) with `args`, the receiver first: what compiled rules
+/// call for what they do not write out in Rust.
+///
+/// # Errors
+/// As the function fails, or no overload takes the arguments' types.
+pub fn call_function<'a>(function: &str, args: std::vec::Vec<Value<'a>>) -> Out<'a> {
+    static ENV: std::sync::OnceLock<Env> = std::sync::OnceLock::new();
+    call(ENV.get_or_init(Env::new), function, args)
+}
+
+/// `operand.field`, as CEL selects it.
+///
+/// # Errors
+/// No such field or key, or a value that has none.
+pub fn select_field<'a>(operand: Value<'a>, field: &str) -> Out<'a> {
+    select(&Env::new(), operand, field)
+}
+
 /// Calls `function` with `args` (the receiver first for a method call).
-pub(crate) fn call<'a>(eval: &mut Eval<'a, '_>, function: &str, args: Vec<Value<'a>>) -> Out<'a> {
+pub(crate) fn call<'a>(env: &Env, function: &str, args: Vec<Value<'a>>) -> Out<'a> {
     if let Some(out) = operator(function, &args) {
         return out;
     }
-    if let Some(out) = convert::call(eval.env, function, &args) {
+    if let Some(out) = convert::call(env, function, &args) {
         return out;
     }
     if let Some(out) = strings::call(function, &args) {
@@ -84,7 +102,7 @@ pub(crate) fn call<'a>(eval: &mut Eval<'a, '_>, function: &str, args: Vec<Value<
     if let Some(out) = formats::call(function, &args) {
         return out;
     }
-    if let Some(out) = other(eval.env, function, args.clone()) {
+    if let Some(out) = other(env, function, args.clone()) {
         return out;
     }
     no_overload(function, &args)
