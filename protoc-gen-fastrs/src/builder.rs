@@ -152,6 +152,27 @@ impl Builder {
         self
     }
 
+    /// Implements `fastrs::validate::Validate` for every message, checking
+    /// its protovalidate rules (`buf.validate` options: standard rules
+    /// natively, CEL compiled to Rust), and a `decode_validated` that
+    /// checks them while decoding. Needs fastrs's `validate` feature.
+    #[must_use]
+    pub fn validate(mut self) -> Self {
+        self.options.validate = true;
+        self
+    }
+
+    /// With [`Builder::validate`]: a message type whose rules do not
+    /// compile gets code that reports `fastrs::validate::Error::Compilation`
+    /// when it is validated (as the dynamic validator does), instead of
+    /// failing the build. For tests of such rules; a build should fail on
+    /// them.
+    #[must_use]
+    pub fn validate_errors_at_runtime(mut self) -> Self {
+        self.options.validate_errors_at_runtime = true;
+        self
+    }
+
     /// Generates every message for run time ([`Mode::Speed`]) or for build
     /// time ([`Mode::Size`]). Unset, a run of fewer than
     /// [`Mode::AUTO_SIZE_FROM`] messages gets speed mode and a larger one

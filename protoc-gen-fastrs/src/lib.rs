@@ -93,12 +93,18 @@ pub fn generate(
     options: &Options,
 ) -> Result<Vec<GeneratedFile>, Error> {
     let packages = model::lower::lower(files, to_generate, options).map_err(|messages| Error { messages })?;
+    let validation = if options.validate {
+        emit::validate::render(&packages, options.embeds_descriptors()).map_err(|messages| Error { messages })?
+    } else {
+        emit::Validation::new()
+    };
     let mut out = Vec::with_capacity(packages.len() + 1);
     for package in &packages {
         match options.paths {
             Paths::ByPackage => {
                 let sources: Vec<&str> = package.files.iter().map(|f| f.name.as_str()).collect();
-                let content = format::file(emit::package(package), &sources.join(", ")).map_err(Error::new)?;
+                let content =
+                    format::file(emit::package(package, &validation), &sources.join(", ")).map_err(Error::new)?;
                 out.push(GeneratedFile {
                     name: package.file_name.clone(),
                     content,
@@ -106,7 +112,8 @@ pub fn generate(
             }
             Paths::SourceRelative => {
                 for file in &package.files {
-                    let content = format::file(emit::source_file(package, file), &file.name).map_err(Error::new)?;
+                    let content =
+                        format::file(emit::source_file(package, file, &validation), &file.name).map_err(Error::new)?;
                     out.push(GeneratedFile {
                         name: file.rust_file_name(),
                         content,

@@ -45,6 +45,16 @@ pub struct Options {
     /// (`imports=elsewhere`). Unset, a reference to one is an error that
     /// names the file.
     pub imports_elsewhere: bool,
+    /// Implement `fastrs::validate::Validate` for every message by its
+    /// `buf.validate` rules (`validate=true`); needs fastrs's `validate`
+    /// feature.
+    pub validate: bool,
+    /// With `validate`: a message type whose rules do not compile (a rule
+    /// of the wrong type for its field, CEL that does not check) gets code
+    /// that reports `Error::Compilation` when validated, as the dynamic
+    /// validator does, instead of failing generation
+    /// (`validate_errors=runtime`; for conformance tests of such rules).
+    pub validate_errors_at_runtime: bool,
 }
 
 /// What generated code is built for: run time or build time.
@@ -320,6 +330,18 @@ impl Options {
                 }
                 "descriptors" => options.descriptors = parse_bool(key, value)?,
                 "views" => options.views = parse_bool(key, value)?,
+                "validate" => options.validate = parse_bool(key, value)?,
+                "validate_errors" => {
+                    options.validate_errors_at_runtime = match value {
+                        "generation" => false,
+                        "runtime" => true,
+                        _ => {
+                            return Err(OptionsError(format!(
+                                "validate_errors is `generation` or `runtime`, not `{value}`"
+                            )))
+                        }
+                    }
+                }
                 "connect" => options.connect = parse_bool(key, value)?,
                 "bytes" => options.add_shared_bytes(value)?,
                 "grpc" => match value {

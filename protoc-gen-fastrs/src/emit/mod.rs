@@ -7,6 +7,8 @@
 //!   `table`, the decode table that is `read` in size mode;
 //! - `view`: zero-copy views; `json`, `descriptors`, `debug`, `chain`,
 //!   `grpc`, `connect`: what options add;
+//! - `validate`: `Validate` impls (`validate=true`), rendered for the whole
+//!   run before the packages are written, with `cel`, CEL rules as Rust;
 //! - `strategy`: the calls that depend on a message's strategy;
 //! - `tokens`: paths, literals and attributes every emitter uses.
 
@@ -24,6 +26,7 @@ mod strategy;
 mod table;
 mod tokens;
 mod types;
+pub mod validate;
 mod view;
 mod write;
 
@@ -35,7 +38,7 @@ use crate::options::{JsonGate, Paths};
 
 /// All items of one package file.
 #[must_use]
-pub fn package(package: &Package) -> TokenStream {
+pub fn package(package: &Package, validation: &Validation) -> TokenStream {
     let all = SourceFile {
         name: String::new(),
         messages: 0..package.messages.len(),
@@ -43,20 +46,26 @@ pub fn package(package: &Package) -> TokenStream {
         extensions: 0..package.extensions.len(),
         services: 0..package.services.len(),
     };
-    items(package, &all, true)
+    items(package, &all, true, validation)
 }
 
 /// The items of `package` that `.proto` file `file` declares, for
 /// `paths=source_relative`; the package's first file also holds its
 /// `register_json_types`.
 #[must_use]
-pub fn source_file(package: &Package, file: &SourceFile) -> TokenStream {
+pub fn source_file(package: &Package, file: &SourceFile, validation: &Validation) -> TokenStream {
     let first = package.files.first().is_some_and(|f| f.name == file.name);
-    items(package, file, first)
+    items(package, file, first, validation)
 }
 
-fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
+/// The `Validate` impls of the run, by message full name (empty without
+/// `validate=true`): see [`validate::render`].
+pub type Validation = std::collections::HashMap<String, TokenStream>;
+
+fn items(package: &Package, part: &SourceFile, register: bool, validation: &Validation) -> TokenStream {
     let own = &package.messages[part.messages.clone()];
+    let validate = validate::impls(own, validation);
+    let validate = (!validate.is_empty()).then(|| quote!(__fastrs::requires_validate!(); #validate));
     let messages = own.iter().map(message::message);
     let enums = package.enums[part.enums.clone()].iter().map(types::enumeration);
     let uses = strategy::codec_import(own);
@@ -94,6 +103,7 @@ fn items(package: &Package, part: &SourceFile, register: bool) -> TokenStream {
         #descriptor_set
         #grpc
         #connect
+        #validate
     };
     tokens::with_alias(body, json_gated(package))
 }

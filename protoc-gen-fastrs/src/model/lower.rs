@@ -108,6 +108,7 @@ pub fn lower(
                     grpc: options.grpc,
                     connect: options.connect,
                     descriptor_fields: Vec::new(),
+                    validation: None,
                 });
                 packages.last_mut().expect("just pushed")
             }
@@ -143,6 +144,16 @@ pub fn lower(
                  imports=elsewhere if another run generates it into the same module tree"
             )
         }));
+    }
+    if options.validate {
+        match super::validation::plans(files, to_generate, options.validate_errors_at_runtime) {
+            Ok(plans) => {
+                for package in &mut packages {
+                    package.validation = Some(plans.clone());
+                }
+            }
+            Err(e) => errors.extend(e),
+        }
     }
     if options.embeds_descriptors() {
         for package in &mut packages {

@@ -12,6 +12,7 @@ pub mod names;
 pub mod plan;
 pub mod strategy;
 pub mod syntax;
+pub mod validation;
 pub mod wire;
 
 use fastrs::descriptor::{EnumOptions, EnumValueOptions, FieldOptions, MessageOptions};
@@ -57,6 +58,9 @@ pub struct Package {
     /// `fastrs::descriptor`'s: the package needs fastrs's `descriptor`
     /// feature.
     pub descriptor_fields: Vec<String>,
+    /// With `validate=true`: the rule plans of every message type of the
+    /// run (and of the types they hold), by full name.
+    pub validation: Option<std::sync::Arc<fastrs::validate::Plans>>,
 }
 
 /// A `service`, for generated gRPC code.

@@ -8,15 +8,92 @@ pub mod harness {
     fastrs::include_proto!("harness", "buf.validate.conformance.harness");
 }
 
+/// protovalidate's case schemas, generated with `validate=true` (where
+/// `shared/` was beside the repository at build time).
+#[cfg(cases)]
+#[allow(missing_docs, clippy::all, unused_imports, deprecated, non_camel_case_types)]
+pub mod cases {
+    include!(concat!(env!("OUT_DIR"), "/cases/mod.rs"));
+}
+
+/// Decodes `bytes` as `M` and validates it.
+#[cfg(cases)]
+fn run_generated<M: fastrs::Message + Validate>(bytes: &[u8], options: &ValidateOptions) -> Generated {
+    M::decode(bytes).map(|m| m.validate_with(options))
+}
+
+/// What a generated type made of a case: the validation's outcome, or the
+/// decode's error.
+pub type Generated = Result<Result<(), Error>, fastrs::DecodeError>;
+
+#[cfg(cases)]
+macro_rules! case_types {
+    ($($name:literal => $path:path;)*) => {
+        /// The message types generated from the case schemas, by full name.
+        pub const CASE_TYPES: &[&str] = &[$($name),*];
+
+        /// Decodes `bytes` as the generated type named `name` and validates
+        /// it, or `None` if no generated type has that name.
+        #[must_use]
+        pub fn validate_generated(name: &str, bytes: &[u8], options: &ValidateOptions) -> Option<Generated> {
+            Some(match name {
+                $($name => run_generated::<$path>(bytes, options),)*
+                _ => return None,
+            })
+        }
+    };
+}
+
+#[cfg(cases)]
+include!(concat!(env!("OUT_DIR"), "/cases/types.rs"));
+
+/// Without the case schemas at build time, no generated types.
+#[cfg(not(cases))]
+pub const CASE_TYPES: &[&str] = &[];
+
+/// Without the case schemas at build time, no generated types.
+#[cfg(not(cases))]
+#[must_use]
+pub fn validate_generated(_: &str, _: &[u8], _: &ValidateOptions) -> Option<Generated> {
+    None
+}
+
+/// How the executor validates: `FASTRS_VALIDATE_MODE=generated` through
+/// the generated code of the case schemas, else through `DynamicMessage`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// `DynamicMessage`, against the request's descriptor set.
+    Dynamic,
+    /// The case types' generated code.
+    Generated,
+}
+
+impl Mode {
+    /// The mode `FASTRS_VALIDATE_MODE` names (`dynamic` when unset).
+    ///
+    /// # Errors
+    /// An unknown mode.
+    pub fn from_env() -> Result<Mode, String> {
+        match std::env::var("FASTRS_VALIDATE_MODE").as_deref() {
+            Err(_) | Ok("" | "dynamic") => Ok(Mode::Dynamic),
+            Ok("generated") => Ok(Mode::Generated),
+            Ok(other) => Err(format!(
+                "FASTRS_VALIDATE_MODE={other}: expected `dynamic` or `generated`"
+            )),
+        }
+    }
+}
+
 use fastrs::reflect::{DescriptorPool, DynamicMessage};
 use fastrs::validate::{Error, Validate, ValidateOptions};
 use fastrs::well_known::Any;
 use harness::{test_result, TestConformanceRequest, TestConformanceResponse, TestResult};
 
 /// Answers a conformance request: each case, an `Any` of a type of the
-/// request's descriptor set, validated through `DynamicMessage`.
+/// request's descriptor set, validated through `DynamicMessage` or the
+/// type's generated code.
 #[must_use]
-pub fn answer(request: &TestConformanceRequest) -> TestConformanceResponse {
+pub fn answer(request: &TestConformanceRequest, mode: Mode) -> TestConformanceResponse {
     let mut response = TestConformanceResponse::default();
     let set = request
         .fdset
@@ -36,7 +113,18 @@ pub fn answer(request: &TestConformanceRequest) -> TestConformanceResponse {
         }
     };
     for (name, case) in &request.cases {
-        response.results.insert(name.clone(), dynamic(&pool, case));
+        let result = match mode {
+            Mode::Dynamic => dynamic(&pool, case),
+            Mode::Generated => {
+                let ty = case.type_url.rsplit('/').next().unwrap_or("");
+                match validate_generated(ty, &case.value, &ValidateOptions::default()) {
+                    Some(Ok(result)) => outcome(result),
+                    Some(Err(e)) => unexpected(&format!("the case does not decode: {e}")),
+                    None => unexpected(&format!("no generated type {ty} in this build")),
+                }
+            }
+        };
+        response.results.insert(name.clone(), result);
     }
     response
 }

@@ -159,3 +159,8 @@ fn check(mode: &str) {
 fn annotated_cases_through_dynamic_messages() {
     check("dynamic");
 }
+
+#[test]
+fn annotated_cases_through_generated_code() {
+    check("generated");
+}

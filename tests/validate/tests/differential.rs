@@ -25,7 +25,7 @@ use std::process::Command;
 
 use fastrs::reflect::{DescriptorPool, DynamicMessage};
 use fastrs::validate::types::field_path_element::Subscript;
-use fastrs::validate::{Error, FieldPath, Validate, Violation};
+use fastrs::validate::{Error, FieldPath, Validate, ValidateOptions, Violation};
 use fastrs::Message;
 use fastrs_validate_tests::random;
 use serde_json::Value as Json;
@@ -211,16 +211,7 @@ fn fastrs_agrees_with_buf_python_and_typescript() {
 
     // The messages: every type of the case files (not the harness's, nor
     // validate.proto's), PER_TYPE each.
-    let mut messages = Vec::new();
-    for ty in pool.all_messages() {
-        let file = ty.file();
-        let name = file.name();
-        let in_cases = name.starts_with("buf/validate/conformance/cases/") || name.starts_with("tests/example/");
-        if !in_cases || ty.is_map_entry() {
-            continue;
-        }
-        messages.extend(random::messages(&ty, PER_TYPE, 7));
-    }
+    let messages = case_messages(&pool);
     let mut input = String::new();
     for m in &messages {
         let _ = writeln!(
@@ -322,4 +313,94 @@ fn fastrs_agrees_with_buf_python_and_typescript() {
         dir.join("report.txt").display(),
         shown.join("\n")
     );
+}
+
+/// The messages of every case type, [`PER_TYPE`] each.
+fn case_messages(pool: &DescriptorPool) -> Vec<DynamicMessage> {
+    let mut messages = Vec::new();
+    for ty in pool.all_messages() {
+        let file = ty.file();
+        let name = file.name();
+        let in_cases = name.starts_with("buf/validate/conformance/cases/") || name.starts_with("tests/example/");
+        if in_cases && !ty.is_map_entry() {
+            messages.extend(random::messages(&ty, PER_TYPE, 7));
+        }
+    }
+    messages
+}
+
+/// A generated type's verdict, as [`fastrs_verdict`] gives the dynamic one.
+fn generated_verdict(message: &DynamicMessage, options: &ValidateOptions) -> Verdict {
+    let name = message.descriptor().full_name();
+    match fastrs_validate_tests::validate_generated(name, &message.encode_to_vec(), options) {
+        None => panic!("no generated type {name}"),
+        Some(Err(e)) => Verdict::Error(format!("decode: {e}")),
+        Some(Ok(Ok(()))) => Verdict::Valid,
+        Some(Ok(Err(Error::Invalid(v)))) => verdict_of(&v.violations),
+        Some(Ok(Err(e))) => Verdict::Error(e.to_string()),
+    }
+}
+
+/// The generated validators (`validate=true`) against the dynamic one,
+/// over the same messages, with and without fail-fast: the same validity,
+/// violations in the same order, the same message texts and errors.
+#[test]
+fn generated_code_agrees_with_dynamic_messages() {
+    let Some(shared) = common::shared() else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "no ../shared: generated-against-dynamic differential not run"
+        );
+        return;
+    };
+    let set = common::case_set(&shared);
+    let pool = DescriptorPool::decode(&set).unwrap();
+    let messages = case_messages(&pool);
+    assert!(messages.len() > 50_000, "{} messages", messages.len());
+    let now = fastrs::cel::Timestamp::at(1_700_000_000, 0);
+    let all = ValidateOptions {
+        fail_fast: false,
+        now: Some(now),
+    };
+    let first = ValidateOptions {
+        fail_fast: true,
+        now: Some(now),
+    };
+    let mut failures = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        let dynamic = match m.validate_with(&all) {
+            Ok(()) => Verdict::Valid,
+            Err(Error::Invalid(v)) => verdict_of(&v.violations),
+            Err(e) => Verdict::Error(e.to_string()),
+        };
+        let generated = generated_verdict(m, &all);
+        // Fail-fast stops at the first violation found, which for a map
+        // depends on its order of iteration: one of all the violations.
+        let fast = generated_verdict(m, &first);
+        let dynamic_fast = match m.validate_with(&first) {
+            Ok(()) => Verdict::Valid,
+            Err(Error::Invalid(v)) => verdict_of(&v.violations),
+            Err(e) => Verdict::Error(e.to_string()),
+        };
+        let fast_agrees = fast == dynamic_fast
+            || match (&fast, &dynamic_fast, &dynamic) {
+                (Verdict::Invalid(one, _), Verdict::Invalid(..), Verdict::Invalid(every, _)) => {
+                    one.len() == 1 && every.contains(&one[0])
+                }
+                _ => false,
+            };
+        if (generated != dynamic || !fast_agrees) && failures.len() < 40 {
+            failures.push(format!(
+                "#{i} {}:\n    generated {generated:?}\n    fail-fast {fast:?}\n    dynamic   {dynamic:?}",
+                m.descriptor().full_name()
+            ));
+        }
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "generated against dynamic: {} messages of {} types, with and without fail-fast",
+        messages.len(),
+        messages.len() / PER_TYPE
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -20,7 +20,14 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    let response = fastrs_validate_tests::answer(&request);
+    let mode = match fastrs_validate_tests::Mode::from_env() {
+        Ok(mode) => mode,
+        Err(e) => {
+            eprintln!("protovalidate-executor: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    let response = fastrs_validate_tests::answer(&request, mode);
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(&response.encode_to_vec()).and_then(|()| out.flush()) {
         eprintln!("protovalidate-executor: cannot write the response: {e}");
