@@ -72,6 +72,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             )?;
     }
 
+    // Validation (`validate=true`) of the sign-up schema, in both modes,
+    // with views.
+    for (mode, folder) in [(Mode::Speed, "validate"), (Mode::Size, "validate_size")] {
+        protoc_gen_fastrs::Builder::new()
+            .validate()
+            .views()
+            .file_descriptors()
+            .mode(mode)
+            .out_dir(out.join(folder))
+            .include_file("mod.rs")
+            .compile(&["../proto/demo/signup.proto"], &["../proto"])?;
+    }
+
     // Editions go through protoc: the pure-Rust parser does not read them yet.
     protoc_gen_fastrs::Builder::new()
         .protoc_path(protoc_bin_vendored::protoc_bin_path()?)

@@ -21,6 +21,19 @@ pub mod fast_shared {
     include!(concat!(env!("OUT_DIR"), "/shared/mod.rs"));
 }
 
+/// fastrs-generated code for `proto/demo/signup.proto` with validation
+/// (`Builder::validate`), views and descriptors.
+#[allow(clippy::all)]
+pub mod validated {
+    include!(concat!(env!("OUT_DIR"), "/validate/mod.rs"));
+}
+
+/// The same in size mode.
+#[allow(clippy::all)]
+pub mod validated_size {
+    include!(concat!(env!("OUT_DIR"), "/validate_size/mod.rs"));
+}
+
 /// prost-generated code for the same files (left out of the docs: `make
 /// test` checks that rustdoc takes fastrs's output without a warning).
 #[cfg(not(doc))]

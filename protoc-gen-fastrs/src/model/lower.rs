@@ -241,8 +241,16 @@ pub fn descriptor_imports(
 }
 
 /// The runtime's `FILE_DESCRIPTOR_SET` that holds `file`, one of protobuf's
-/// own, unless the user maps its package elsewhere.
+/// own or protovalidate's `validate.proto`, unless the user maps its
+/// package elsewhere.
 fn runtime_descriptor_set(file: &str, package: &str, options: &Options) -> Option<TypePath> {
+    if file == "buf/validate/validate.proto" && package == "buf.validate" {
+        // The runtime's `validate` types, where externs map them.
+        let moved = options.extern_paths.iter().any(|(p, _)| p.starts_with(".buf.validate"));
+        let path = "::fastrs::validate::types::FILE_DESCRIPTOR_SET";
+        let tokens: proc_macro2::TokenStream = path.parse().expect("a valid path");
+        return (!moved).then(|| TypePath::Absolute(crate::options::RustPath::from_parts(path, tokens)));
+    }
     let moved = options
         .extern_paths
         .iter()

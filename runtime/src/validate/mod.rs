@@ -30,6 +30,7 @@ pub(crate) mod compiled;
 mod eval;
 mod path;
 pub mod plan;
+mod read;
 mod report;
 pub(crate) mod support;
 
@@ -48,6 +49,7 @@ use std::sync::{Arc, RwLock};
 pub use check::{not_format, not_within, Format, Measure, Predicate, Size};
 pub use path::{element, field_type, index_element, key_element, path_string};
 pub use plan::{MessagePlan, Plans};
+pub use read::{DecodeValidated, DecodeViewValidated, Rejected};
 pub use report::{generated, Key, Report, StaticRule, Step};
 pub use types::{FieldPath, FieldPathElement, FieldRules, MessageRules, OneofRules, Rule, Violation, Violations};
 

@@ -826,16 +826,8 @@ impl Compiler<'_, '_, '_> {
                 let (a, b) = (self.expr(a)?, self.expr(b)?);
                 if function == op::NOT_EQUALS && a.ty.same_plain(&b.ty) {
                     let fallible = a.fallible || b.fallible;
-                    let t = match a.ty {
-                        Ty::Str | Ty::Bytes => {
-                            let (at, bt) = (&a.t, &b.t);
-                            quote!(*(#at) != *(#bt))
-                        }
-                        _ => {
-                            let (ao, bo) = (a.operand(), b.operand());
-                            quote!(#ao != #bo)
-                        }
-                    };
+                    let (ao, bo) = (a.operand(), b.operand());
+                    let t = quote!(#ao != #bo);
                     return Ok(Code::op(t, Ty::Bool).or_fallible(fallible));
                 }
                 let eq = self.equals(&a, &b)?;
@@ -925,13 +917,9 @@ impl Compiler<'_, '_, '_> {
 
     fn equals(&mut self, a: &Code, b: &Code) -> Result<Code, String> {
         let fallible = a.fallible || b.fallible;
-        let (at, bt) = (&a.t, &b.t);
         if a.ty.same_plain(&b.ty) {
             let (ao, bo) = (a.operand(), b.operand());
-            let t = match a.ty {
-                Ty::Str | Ty::Bytes => quote!(*(#at) == *(#bt)),
-                _ => quote!(#ao == #bo),
-            };
+            let t = quote!(#ao == #bo);
             return Ok(Code::op(t, Ty::Bool).or_fallible(fallible));
         }
         let (av, bv) = (self.value(a)?, self.value(b)?);

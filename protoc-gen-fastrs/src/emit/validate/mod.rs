@@ -119,7 +119,27 @@ fn message(msg: &Message, plans: &Plans, models: &Models<'_>, scope: &[String]) 
             use __fastrs::validate::cel_runtime as __c;
         }
     });
+    let view = msg.views.then(|| {
+        let view = TypePath::Local {
+            modules: msg.scope.clone(),
+            name: msg.view_ident.to_string(),
+        }
+        .relative_to(scope);
+        quote! {
+            /// Validated as the owned message it reads as.
+            #[allow(deprecated)]
+            impl ::fastrs::validate::Validate for #view<'_> {
+                fn validate_into(
+                    &self,
+                    report: &mut ::fastrs::validate::Report,
+                ) -> ::core::result::Result<(), ::fastrs::validate::Error> {
+                    ::fastrs::validate::Validate::validate_into(&::fastrs::View::to_message(self), report)
+                }
+            }
+        }
+    });
     Ok(quote! {
+        #view
         #[allow(deprecated, clippy::all)]
         impl ::fastrs::validate::Validate for #path {
             fn validate_into(

@@ -56,7 +56,7 @@ impl Statics {
             }
         };
         let name = format_ident!("PATTERN_{}", i);
-        quote!(&#name)
+        quote!(#name)
     }
 
     /// A CEL rule's entry (`CEL_0`).
