@@ -21,6 +21,7 @@ test:
 	$(CARGO) run -q -p fastrs-example
 	$(CARGO) run -q -p fastrs-example-grpc
 	$(CARGO) run -q -p fastrs-example-connect
+	$(CARGO) run -q -p fastrs-example-validate
 	$(CARGO) build -p fastrs-no-std
 	$(CARGO) build -p protoc-gen-fastrs --no-default-features
 	$(CARGO) fmt --all --check

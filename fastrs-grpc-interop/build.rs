@@ -1,7 +1,8 @@
 //! Generates gRPC's interop schemas (`proto/grpc/testing/`) twice: with
 //! fastrs (messages, tonic services and Connect clients; `bytes` fields as
 //! `bytes::Bytes`, sliced from the received frames) and with
-//! tonic-prost-build (the other side in the interop tests).
+//! tonic-prost-build (the other side in the interop tests); and the
+//! sign-up service of `proto/demo/signup.proto` with validation.
 
 use std::path::PathBuf;
 
@@ -21,6 +22,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .bytes(["."])?
         .out_dir(out.join("fastrs"))
         .compile(&PROTOS, &["proto"])?;
+
+    // A service whose requests carry protovalidate rules: served beside
+    // TestService, refusing invalid requests over each protocol.
+    protoc_gen_fastrs::Builder::new()
+        .grpc()
+        .connect_client()
+        .validate()
+        .file_descriptors()
+        .out_dir(out.join("signup"))
+        .compile(&["../proto/demo/signup.proto"], &["../proto"])?;
 
     let prost_out = out.join("prost");
     std::fs::create_dir_all(&prost_out)?;

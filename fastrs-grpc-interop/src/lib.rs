@@ -14,10 +14,36 @@ pub mod pb {
     include!(concat!(env!("OUT_DIR"), "/fastrs/grpc.testing.rs"));
 }
 
+/// `acme.signup.v1` (`proto/demo/signup.proto`), generated with validation:
+/// its server refuses requests that break their rules.
+#[allow(clippy::all, missing_docs)]
+pub mod signup {
+    include!(concat!(env!("OUT_DIR"), "/signup/acme.signup.v1.rs"));
+}
+
+/// The sign-up service: creates an account for every request it gets (the
+/// invalid ones never reach it).
+#[derive(Debug, Clone, Copy)]
+pub struct Accounts;
+
+#[tonic::async_trait]
+impl signup::signup_server::Signup for Accounts {
+    async fn create_account(
+        &self,
+        _request: tonic::Request<signup::CreateAccountRequest>,
+    ) -> Result<tonic::Response<signup::CreateAccountResponse>, tonic::Status> {
+        Ok(tonic::Response::new(signup::CreateAccountResponse {
+            id: 1,
+            ..Default::default()
+        }))
+    }
+}
+
 /// Serves `TestService` (as [`server::serve`]) with gRPC's health service
 /// (every service `SERVING`) and server reflection (v1 and v1alpha) beside
-/// it, until the process ends: over gRPC, gRPC-Web and Connect (binary and
-/// JSON), on HTTP/2 and HTTP/1.1, all on the one port.
+/// it, and the sign-up service with validation ([`Accounts`]), until the
+/// process ends: over gRPC, gRPC-Web and Connect (binary and JSON), on
+/// HTTP/2 and HTTP/1.1, all on the one port.
 ///
 /// # Errors
 /// The transport's, if serving fails.
@@ -27,6 +53,7 @@ pub async fn serve_with_standard_services(listener: tokio::net::TcpListener) -> 
     reporter.set_service_status::<pb::test_service_server::TestServiceServer<server::Interop>>(ServingStatus::Serving);
     let mut pool = fastrs::reflect::DescriptorPool::new();
     pool.add_described::<pb::Empty>()?;
+    pool.add_described::<signup::CreateAccountRequest>()?;
     pool.add_file_descriptor_set(fastrs_tonic::health::v1::FILE_DESCRIPTOR_SET)?;
     let reflection = fastrs_tonic::reflection::Reflection::new()
         .with_pool(pool.clone())
@@ -45,6 +72,7 @@ pub async fn serve_with_standard_services(listener: tokio::net::TcpListener) -> 
         )
         .layer(tonic_web::GrpcWebLayer::new())
         .add_service(server::service_with_echo())
+        .add_service(signup::signup_server::SignupServer::new(Accounts))
         .add_service(health)
         .add_service(reflection.v1())
         .add_service(reflection.v1alpha())

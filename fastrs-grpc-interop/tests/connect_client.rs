@@ -175,3 +175,64 @@ async fn the_connect_client_reads_answers_as_views() {
         );
     }
 }
+
+/// The sign-up service (generated with validation) through tonic's gRPC
+/// client and the generated Connect client: the server refuses an invalid
+/// request with its violations; the Connect client does not even send it
+/// (the same status, without a round trip); a valid one goes through.
+#[tokio::test]
+async fn services_with_validation_refuse_invalid_requests() {
+    use fastrs_grpc_interop::signup::signup_client::SignupClient;
+    use fastrs_grpc_interop::signup::signup_connect_client::SignupConnectClient;
+    use fastrs_grpc_interop::signup::{Address, CreateAccountRequest};
+    let server = ServerProcess::start();
+    let base = format!("http://{}", server.addr);
+    let invalid = CreateAccountRequest {
+        email: "nope".into(),
+        ..Default::default()
+    };
+    let valid = CreateAccountRequest {
+        email: "ada@example.com".into(),
+        name: "Ada".into(),
+        age: 36,
+        address: Some(Address {
+            line1: "1 Sq".into(),
+            city: "London".into(),
+            country: "GB".into(),
+            ..Default::default()
+        }),
+        password: "correct horse".into(),
+        password_confirmation: "correct horse".into(),
+        ..Default::default()
+    };
+    let ids = |status: &tonic::Status| -> Vec<String> {
+        fastrs_tonic::validate::violations(status)
+            .expect("violations in the details")
+            .violations
+            .iter()
+            .map(|v| v.rule_id.as_deref().unwrap_or("").to_string())
+            .collect()
+    };
+    let expected = [
+        "string.email",
+        "string.min_len",
+        "uint32.gte_lte",
+        "required",
+        "string.min_len",
+    ];
+
+    let mut grpc = SignupClient::connect(base.clone()).await.expect("connects");
+    let refused = grpc.create_account(invalid.clone()).await.expect_err("refused");
+    assert_eq!(refused.code(), tonic::Code::InvalidArgument);
+    assert_eq!(ids(&refused), expected);
+    assert_eq!(
+        grpc.create_account(valid.clone()).await.expect("valid").into_inner().id,
+        1
+    );
+
+    let connect = SignupConnectClient::new(ConnectClient::new(&base));
+    let not_sent = connect.create_account(invalid).await.expect_err("not sent");
+    assert_eq!(not_sent.code(), tonic::Code::InvalidArgument);
+    assert_eq!(ids(&not_sent), ids(&refused));
+    assert_eq!(connect.create_account(valid).await.expect("valid").into_inner().id, 1);
+}

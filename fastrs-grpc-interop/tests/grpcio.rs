@@ -156,3 +156,51 @@ fn grpcio_client_passes_every_case_against_the_fastrs_server() {
         .collect();
     all_pass(failures);
 }
+
+/// grpcio's client calls the sign-up service, generated with validation:
+/// an invalid request is refused with `INVALID_ARGUMENT` and its
+/// violations in the details, as grpcio reads them.
+#[test]
+fn grpcio_client_gets_violations_from_a_server_with_validation() {
+    let test = "grpcio client against validation";
+    let Some((python, _)) = grpcio(test) else {
+        return;
+    };
+    let stubs = fastrs_test_tools::target_dir().join("python/stubs-validate");
+    std::fs::create_dir_all(&stubs).expect("a stubs directory");
+    let out = Command::new(&python)
+        .args(["-m", "grpc_tools.protoc", "-I"])
+        .arg(here().join("../proto"))
+        .arg("-I")
+        .arg(here().join("tests/grpcio"))
+        .arg(format!("--python_out={}", stubs.display()))
+        .args(["demo/signup.proto", "buf/validate/validate.proto", "status.proto"])
+        .output()
+        .expect("grpc_tools.protoc runs");
+    assert!(
+        out.status.success(),
+        "grpc_tools.protoc: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let server = Server::start(Command::new(env!("CARGO_BIN_EXE_interop-server")).args(["--port", "0"]));
+    let out = Command::new(&python)
+        .arg(here().join("tests/grpcio/validate_client.py"))
+        .args(["--server_port", &server.port.to_string(), "--stubs"])
+        .arg(&stubs)
+        .output()
+        .expect("the client runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = printed.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "passwords_match ",
+            "string.email email",
+            "string.min_len name",
+            "uint32.gte_lte age",
+            "required address",
+            "string.min_len password",
+        ]
+    );
+}

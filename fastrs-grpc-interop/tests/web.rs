@@ -454,3 +454,79 @@ fn raw_http(addr: SocketAddr, request: &str, body: &[u8]) -> String {
     let _ = stream.read_to_end(&mut response);
     String::from_utf8_lossy(&response).to_lowercase()
 }
+
+/// The sign-up service's invalid request and the rule ids it breaks.
+const INVALID_SIGNUP: &str = r#"{"email": "nope", "age": 7, "password": "x", "passwordConfirmation": "y"}"#;
+const SIGNUP_RULES: [&str; 6] = [
+    "passwords_match",
+    "string.email",
+    "string.min_len",
+    "uint32.gte_lte",
+    "required",
+    "string.min_len",
+];
+
+#[test]
+fn buf_curl_sees_invalid_requests_refused_over_three_protocols() {
+    use fastrs::Message as _;
+    let Some(buf) = buf("buf curl on a service with validation") else {
+        return;
+    };
+    let server = ServerProcess::start();
+    let url = format!("http://{}/acme.signup.v1.Signup/CreateAccount", server.addr);
+    for protocol in ["grpc", "grpcweb", "connect"] {
+        let out = curl(&buf, &["--protocol", protocol, "--data", INVALID_SIGNUP, &url]);
+        assert!(!out.status.success(), "{protocol}");
+        let error: serde_json::Value = serde_json::from_slice(&out.stderr).expect("an error in JSON");
+        assert_eq!(error["code"], "invalid_argument", "{protocol}: {error}");
+        let message = error["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains("email: must be a valid email address"),
+            "{protocol}: {message}"
+        );
+        let detail = &error["details"][0];
+        assert_eq!(detail["type"], "buf.validate.Violations", "{protocol}: {error}");
+        let value = detail["value"].as_str().expect("a base64 value");
+        let bytes = base64_decode(value);
+        let violations = fastrs::validate::Violations::decode(&bytes).expect("Violations");
+        let ids: Vec<&str> = violations
+            .violations
+            .iter()
+            .map(|v| v.rule_id.as_deref().unwrap_or(""))
+            .collect();
+        assert_eq!(ids, SIGNUP_RULES, "{protocol}");
+        // A valid request goes through.
+        let valid = r#"{"email": "ada@example.com", "name": "Ada", "age": 36,
+            "address": {"line1": "1 Sq", "city": "London", "country": "GB"},
+            "password": "correct horse", "passwordConfirmation": "correct horse"}"#;
+        let out = curl(&buf, &["--protocol", protocol, "--data", valid, &url]);
+        assert!(
+            out.status.success(),
+            "{protocol}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Standard base64, with or without padding.
+fn base64_decode(text: &str) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut bits = 0u32;
+    let mut n = 0;
+    for c in text.bytes().filter(|c| *c != b'=') {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            _ => 63,
+        };
+        bits = bits << 6 | u32::from(v);
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            out.push((bits >> n) as u8);
+        }
+    }
+    out
+}

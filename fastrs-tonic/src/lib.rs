@@ -15,7 +15,9 @@
 //! request once.
 //!
 //! Standard services, behind features: [`health`] (`grpc.health.v1`) and
-//! [`reflection`] (`grpc.reflection.v1` and `v1alpha`).
+//! [`reflection`] (`grpc.reflection.v1` and `v1alpha`). With `validate`,
+//! [`validate`]'s codecs check requests by their protovalidate rules, for
+//! services generated with `validate=true`.
 
 // Lets the generated standard services name this crate `::fastrs_tonic`,
 // as users' generated code does.
@@ -27,6 +29,10 @@ pub mod connect;
 pub mod health;
 #[cfg(feature = "reflection")]
 pub mod reflection;
+#[cfg(any(feature = "connect", feature = "validate"))]
+mod status;
+#[cfg(feature = "validate")]
+pub mod validate;
 
 use core::marker::PhantomData;
 

@@ -648,7 +648,7 @@ fn status_from_json(error: &serde_json::Value, metadata: MetadataMap) -> Status 
     if details.is_empty() {
         return Status::with_metadata(code, message, metadata);
     }
-    let encoded = rpc_status(code as i32, message, &details);
+    let encoded = crate::status::rpc_status(code as i32, message, &details);
     Status::with_details_and_metadata(code, message, encoded, metadata)
 }
 
@@ -734,40 +734,4 @@ async fn within<T>(timeout: Option<Duration>, call: impl Future<Output = Result<
 
 fn status_of(status: grpc::Status) -> Status {
     Status::new(Code::from_i32(status.code), status.message)
-}
-
-/// An encoded `google.rpc.Status` of `code`, `message` and `details`
-/// (each a full type name and an encoded message), as gRPC's
-/// `grpc-status-details-bin` carries it.
-fn rpc_status(code: i32, message: &str, details: &[(String, Bytes)]) -> Bytes {
-    let mut out = Vec::new();
-    if code != 0 {
-        out.push(0x08);
-        put_varint(&mut out, code as u64);
-    }
-    if !message.is_empty() {
-        put_field(&mut out, 2, message.as_bytes());
-    }
-    for (ty, value) in details {
-        let mut any = Vec::new();
-        put_field(&mut any, 1, format!("type.googleapis.com/{ty}").as_bytes());
-        put_field(&mut any, 2, value);
-        put_field(&mut out, 3, &any);
-    }
-    Bytes::from(out)
-}
-
-/// A length-delimited field.
-fn put_field(out: &mut Vec<u8>, number: u32, bytes: &[u8]) {
-    put_varint(out, u64::from(number << 3 | 2));
-    put_varint(out, bytes.len() as u64);
-    out.extend_from_slice(bytes);
-}
-
-fn put_varint(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push(value as u8 | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
 }

@@ -3,7 +3,6 @@
 //! JSON with its details).
 
 use bytes::BytesMut;
-use fastrs::Reader;
 use tonic::codegen::http::{self, HeaderMap, StatusCode};
 
 use super::grpc::Status;
@@ -161,47 +160,13 @@ pub fn error_json(status: &Status) -> serde_json::Value {
 /// `{"type": full name, "value": base64 without padding}`.
 fn details_of(status: &[u8]) -> Vec<serde_json::Value> {
     use base64::Engine as _;
-    let mut details = Vec::new();
-    let mut reader = Reader::new(status);
-    while !reader.is_empty() {
-        let Ok(tag) = reader.read_tag() else { break };
-        if tag != (3 << 3 | 2) {
-            if reader.skip_value(tag, fastrs::wire::DEFAULT_RECURSION_LIMIT).is_err() {
-                break;
-            }
-            continue;
-        }
-        let Ok(any) = reader.read_bytes() else { break };
-        let (type_url, value) = any_parts(any);
-        let name = type_url.rsplit('/').next().unwrap_or(&type_url).to_owned();
-        let value = base64::engine::general_purpose::STANDARD_NO_PAD.encode(value);
-        details.push(serde_json::json!({ "type": name, "value": value }));
-    }
-    details
-}
-
-/// `type_url` and `value` of an encoded `google.protobuf.Any`.
-fn any_parts(any: &[u8]) -> (String, Vec<u8>) {
-    let (mut type_url, mut value) = (String::new(), Vec::new());
-    let mut reader = Reader::new(any);
-    while !reader.is_empty() {
-        let Ok(tag) = reader.read_tag() else { break };
-        match tag {
-            0x0a => {
-                type_url = reader
-                    .read_bytes()
-                    .map(|b| String::from_utf8_lossy(b).into_owned())
-                    .unwrap_or_default()
-            }
-            0x12 => value = reader.read_bytes().map(<[u8]>::to_vec).unwrap_or_default(),
-            _ => {
-                if reader.skip_value(tag, fastrs::wire::DEFAULT_RECURSION_LIMIT).is_err() {
-                    break;
-                }
-            }
-        }
-    }
-    (type_url, value)
+    crate::status::details(status)
+        .into_iter()
+        .map(|(name, value)| {
+            let value = base64::engine::general_purpose::STANDARD_NO_PAD.encode(value);
+            serde_json::json!({ "type": name, "value": value })
+        })
+        .collect()
 }
 
 /// The end of a Connect stream: its error, if any, and its trailers.

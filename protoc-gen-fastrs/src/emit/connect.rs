@@ -64,17 +64,17 @@ fn method(package: &Package, service: &Service, rpc: &Rpc) -> TokenStream {
         (false, false) if rpc.side_effect_free => (
             quote!(impl ::tonic::IntoRequest<#input>),
             quote!(#output),
-            quote!(self.inner.unary_get(#path, request.into_request())),
+            quote!(self.inner.unary_get(#path, ::tonic::IntoRequest::<#input>::into_request(request))),
         ),
         (false, false) => (
             quote!(impl ::tonic::IntoRequest<#input>),
             quote!(#output),
-            quote!(self.inner.unary(#path, request.into_request())),
+            quote!(self.inner.unary(#path, ::tonic::IntoRequest::<#input>::into_request(request))),
         ),
         (false, true) => (
             quote!(impl ::tonic::IntoRequest<#input>),
             quote!(#streaming<#output>),
-            quote!(self.inner.server_streaming(#path, request.into_request())),
+            quote!(self.inner.server_streaming(#path, ::tonic::IntoRequest::<#input>::into_request(request))),
         ),
         (true, false) => (
             quote!(impl ::tonic::IntoStreamingRequest<Message = #input>),
@@ -87,10 +87,18 @@ fn method(package: &Package, service: &Service, rpc: &Rpc) -> TokenStream {
             quote!(self.inner.streaming(#path, request.into_streaming_request())),
         ),
     };
+    // With validation, a single request is checked before it is sent, as
+    // the gRPC client's codec checks each.
+    let check = (package.validation.is_some() && !rpc.client_streaming).then(|| {
+        quote! {
+            let request = ::fastrs_tonic::validate::checked(request)?;
+        }
+    });
     quote! {
         #docs
         #deprecated
         pub async fn #name(&self, request: #request) -> ::core::result::Result<::tonic::Response<#answer>, ::tonic::Status> {
+            #check
             #call.await
         }
     }

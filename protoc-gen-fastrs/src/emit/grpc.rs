@@ -1,6 +1,8 @@
 //! gRPC services (`grpc=tonic`): a tonic client and server per `service`,
 //! written by tonic-build's generator (the shape tonic users know) with
-//! fastrs's codec, `fastrs_tonic::FastrsCodec`.
+//! fastrs's codec, `fastrs_tonic::FastrsCodec`; with `validate=true`, the
+//! server's is `fastrs_tonic::validate::ServerCodec`, which refuses
+//! requests that break their rules.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -11,14 +13,22 @@ use crate::model::{Package, Rpc, Service};
 /// The codec every method encodes and decodes with.
 const CODEC: &str = "::fastrs_tonic::FastrsCodec";
 
+/// The codec of servers of packages with validation. (Clients check
+/// requests with `fastrs_tonic::validate::checked`: a codec's error while
+/// sending is a broken stream, not the status the server would give.)
+const VALIDATING: &str = "::fastrs_tonic::validate::ServerCodec";
+
 /// The client and server modules of `package`'s services `services`.
 pub fn services(package: &Package, services: &[Service]) -> TokenStream {
     let mut builder = tonic_build::CodeGenBuilder::new();
     builder.emit_package(true).build_transport(true);
+    let server_codec = match package.validation {
+        Some(_) => VALIDATING,
+        None => CODEC,
+    };
     let out = services.iter().map(|s| {
-        let service = GrpcService::new(s, package);
-        let client = builder.generate_client(&service, "super");
-        let server = builder.generate_server(&service, "super");
+        let client = builder.generate_client(&GrpcService::new(s, package, CODEC), "super");
+        let server = builder.generate_server(&GrpcService::new(s, package, server_codec), "super");
         quote!(#client #server)
     });
     quote!(#(#out)*)
@@ -41,8 +51,12 @@ struct GrpcService<'s> {
 }
 
 impl<'s> GrpcService<'s> {
-    fn new(service: &'s Service, package: &Package) -> Self {
-        let methods = service.methods.iter().map(|m| GrpcMethod::new(m, package)).collect();
+    fn new(service: &'s Service, package: &Package, codec: &'static str) -> Self {
+        let methods = service
+            .methods
+            .iter()
+            .map(|m| GrpcMethod::new(m, package, codec))
+            .collect();
         GrpcService { service, methods }
     }
 }
@@ -84,10 +98,12 @@ struct GrpcMethod {
     server_streaming: bool,
     docs: Vec<String>,
     deprecated: bool,
+    /// The path of the codec it encodes and decodes with.
+    codec: &'static str,
 }
 
 impl GrpcMethod {
-    fn new(rpc: &Rpc, package: &Package) -> Self {
+    fn new(rpc: &Rpc, package: &Package, codec: &'static str) -> Self {
         let in_module = |path: &TypePath| in_service_module(path, package);
         GrpcMethod {
             rust_name: names::field_ident(&rpc.name).to_string(),
@@ -97,6 +113,7 @@ impl GrpcMethod {
             server_streaming: rpc.server_streaming,
             docs: rpc.docs.clone(),
             deprecated: rpc.deprecated,
+            codec,
         }
     }
 }
@@ -113,7 +130,7 @@ impl tonic_build::Method for GrpcMethod {
     }
 
     fn codec_path(&self) -> &str {
-        CODEC
+        self.codec
     }
 
     fn client_streaming(&self) -> bool {
