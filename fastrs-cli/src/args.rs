@@ -5,6 +5,9 @@ usage:
   fastrs decode SCHEMA --type FULL.NAME [--json | --text]   binary on stdin, text (default) or JSON on stdout
   fastrs encode SCHEMA --type FULL.NAME [--json | --text]   text (default) or JSON on stdin, binary on stdout
   fastrs decode --raw                                        binary on stdin, fields by number on stdout
+  fastrs validate SCHEMA --type FULL.NAME [--json | --text] [--fail-fast]
+                                                             a message (binary, or JSON or text) on stdin checked by
+                                                             its protovalidate rules: its violations on stdout
   fastrs describe SCHEMA [FULL.NAME]                         a message's, enum's or service's schema
   fastrs compile -I DIR [-I DIR...] -o OUT [--include-imports] [--include-source-info] FILE...
                                                              .proto files to a FileDescriptorSet, as protoc -o
@@ -45,10 +48,25 @@ pub struct Compile {
 }
 
 pub enum Command {
-    Decode { schema: Schema, format: Format },
+    Decode {
+        schema: Schema,
+        format: Format,
+    },
     DecodeRaw,
-    Encode { schema: Schema, format: Format },
-    Describe { source: Source, name: Option<String> },
+    Encode {
+        schema: Schema,
+        format: Format,
+    },
+    /// `format` is the input's; `None`: binary.
+    Validate {
+        schema: Schema,
+        format: Option<Format>,
+        fail_fast: bool,
+    },
+    Describe {
+        source: Source,
+        name: Option<String>,
+    },
     Compile(Compile),
     Help,
     Version,
@@ -71,6 +89,7 @@ struct Flags {
     raw: bool,
     include_imports: bool,
     include_source_info: bool,
+    fail_fast: bool,
     positional: Vec<String>,
 }
 
@@ -83,7 +102,7 @@ impl Args {
         let command = match command.as_str() {
             "-h" | "--help" | "help" => Command::Help,
             "-V" | "--version" => Command::Version,
-            "decode" | "encode" | "describe" | "compile" => {
+            "decode" | "encode" | "validate" | "describe" | "compile" => {
                 let flags = Flags::parse(rest)?;
                 flags.command(command)?
             }
@@ -114,6 +133,7 @@ impl Flags {
                 "--json" => flags.json = true,
                 "--text" => flags.text = true,
                 "--raw" => flags.raw = true,
+                "--fail-fast" => flags.fail_fast = true,
                 "--include-imports" | "--include_imports" => flags.include_imports = true,
                 "--include-source-info" | "--include_source_info" => flags.include_source_info = true,
                 flag if flag.starts_with('-') => return Err(format!("unknown flag `{flag}`")),
@@ -135,9 +155,15 @@ impl Flags {
                 }
                 Ok(Command::DecodeRaw)
             }
-            "decode" | "encode" => self.transcode(command),
+            "decode" | "encode" | "validate" => self.transcode(command),
             _ => {
-                if self.positional.len() > 1 || self.type_name.is_some() || self.raw || self.json || self.text {
+                if self.positional.len() > 1
+                    || self.type_name.is_some()
+                    || self.raw
+                    || self.json
+                    || self.text
+                    || self.fail_fast
+                {
                     return Err("describe takes a schema and at most one name".into());
                 }
                 let name = self.positional.first().cloned();
@@ -156,16 +182,29 @@ impl Flags {
                 self.positional.first().map_or("--raw", |p| p)
             ));
         }
-        let format = if self.json { Format::Json } else { Format::Text };
+        if self.fail_fast && command != "validate" {
+            return Err(format!("{command} takes no --fail-fast"));
+        }
+        let given = match (self.json, self.text) {
+            (true, _) => Some(Format::Json),
+            (_, true) => Some(Format::Text),
+            _ => None,
+        };
+        let format = given.unwrap_or(Format::Text);
+        let fail_fast = self.fail_fast;
         let type_name = self.type_name.clone().ok_or("--type FULL.NAME is required")?;
         let schema = Schema {
             source: self.source()?,
             type_name,
         };
-        Ok(if command == "decode" {
-            Command::Decode { schema, format }
-        } else {
-            Command::Encode { schema, format }
+        Ok(match command {
+            "decode" => Command::Decode { schema, format },
+            "encode" => Command::Encode { schema, format },
+            _ => Command::Validate {
+                schema,
+                format: given,
+                fail_fast,
+            },
         })
     }
 

@@ -7,17 +7,20 @@
 //! fastrs decode --descriptor-set FILE --type FULL.NAME [--json | --text]  < binary
 //! fastrs encode --proto FILE -I DIR --type FULL.NAME [--json | --text]    < text
 //! fastrs decode --raw                                                      < binary
+//! fastrs validate --proto FILE -I DIR --type FULL.NAME [--json | --text]   < message
 //! fastrs describe --descriptor-set FILE [FULL.NAME]
 //! fastrs compile -I DIR -o OUT [--include-imports] [--include-source-info] FILE...
 //! ```
 //!
 //! Exit status: 0 on success, 1 for input that is not what the schema says
-//! (with the error and its position on stderr) or a schema that does not
+//! (with the error and its position on stderr), a message that breaks its
+//! rules (`validate`: the violations on stdout) or a schema that does not
 //! compile (protoc's `file:line:column: message` lines), 2 for a bad
 //! command line or an unreadable schema.
 
 mod args;
 mod describe;
+mod validate;
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -62,6 +65,15 @@ impl Failure {
         }
     }
 
+    /// Nothing more to say (what is wrong is on stdout).
+    fn quiet(status: u8) -> Self {
+        Failure {
+            message: String::new(),
+            status,
+            usage: false,
+        }
+    }
+
     /// The input is wrong (status 1).
     fn input(message: impl Into<String>) -> Self {
         Failure {
@@ -77,7 +89,9 @@ fn main() -> ExitCode {
     match Args::parse(&args).map_err(Failure::usage).and_then(run) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("{}", failure.message);
+            if !failure.message.is_empty() {
+                eprintln!("{}", failure.message);
+            }
             if failure.usage {
                 eprintln!("\n{}", args::USAGE);
             }
@@ -118,6 +132,33 @@ fn run(args: Args) -> Result<(), Failure> {
                 Format::Json => DynamicMessage::from_json(ty, &text).map_err(|e| Failure::input(e.to_string()))?,
             };
             write_stdout(&message.encode_to_vec())
+        }
+        Command::Validate {
+            schema,
+            format,
+            fail_fast,
+        } => {
+            let ty = message_type(&schema)?;
+            let input = read_stdin()?;
+            let message = match format {
+                None => DynamicMessage::decode(ty, &input)
+                    .map_err(|e| Failure::input(format!("the input does not decode: {e}")))?,
+                Some(format) => {
+                    let text = String::from_utf8(input).map_err(|_| Failure::input("the input is not UTF-8 text"))?;
+                    match format {
+                        Format::Text => DynamicMessage::parse_text(ty, &text).map_err(|e| e.to_string()),
+                        Format::Json => DynamicMessage::from_json(ty, &text).map_err(|e| e.to_string()),
+                    }
+                    .map_err(Failure::input)?
+                }
+            };
+            let (out, valid) = validate::report(&message, fail_fast).map_err(Failure::input)?;
+            write_stdout(out.as_bytes())?;
+            if valid {
+                Ok(())
+            } else {
+                Err(Failure::quiet(1))
+            }
         }
         Command::Compile(compile) => run_compile(&compile),
         Command::Describe { source, name } => {

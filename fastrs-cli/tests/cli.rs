@@ -350,3 +350,80 @@ fn proto_sources_are_a_schema() {
     assert!(described.status.success());
     assert!(String::from_utf8(described.stdout).unwrap().contains("rpc Get"));
 }
+
+const RULES: &str = r#"
+syntax = "proto3";
+package acme.users.v1;
+import "buf/validate/validate.proto";
+message User {
+  option (buf.validate.message).cel = {
+    id: "names_differ", message: "nickname must differ from name",
+    expression: "this.nickname != this.name"
+  };
+  string email = 1 [(buf.validate.field).string.email = true];
+  string name = 2 [(buf.validate.field).string.min_len = 1];
+  string nickname = 3;
+  map<string, int32> scores = 4 [(buf.validate.field).map.keys.string.min_len = 2];
+}
+"#;
+
+/// `fastrs validate --proto users.proto -I DIR --type acme.users.v1.User`
+/// with `extra` flags, on `input`: its stdout and exit status.
+fn validate(extra: &[&str], input: &[u8]) -> (String, Option<i32>) {
+    let dir = std::env::temp_dir().join(format!("fastrs-cli-{}-validate", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("users.proto"), RULES).unwrap();
+    let mut args = vec![
+        "validate",
+        "--proto",
+        "users.proto",
+        "-I",
+        dir.to_str().unwrap(),
+        "--type",
+        "acme.users.v1.User",
+    ];
+    args.extend(extra);
+    let out = run(&mut fastrs(&args), input);
+    (String::from_utf8(out.stdout).unwrap(), out.status.code())
+}
+
+#[test]
+fn validate_prints_the_violations() {
+    let input = br#"email: "nope" name: "ann" nickname: "ann" scores { key: "x" value: 1 }"#;
+    let (out, status) = validate(&["--text"], input);
+    assert_eq!(status, Some(1));
+    assert_eq!(
+        out,
+        "nickname must differ from name [names_differ]\n\
+         email: must be a valid email address [string.email]\n\
+         scores[\"x\"] (key): must be at least 2 characters [string.min_len]\n"
+    );
+    let (out, status) = validate(&["--text", "--fail-fast"], input);
+    assert_eq!((out.lines().count(), status), (1, Some(1)));
+
+    let (out, status) = validate(&["--json"], br#"{"email": "ann@example.com", "name": "Ann"}"#);
+    assert_eq!((out.as_str(), status), ("", Some(0)));
+
+    // Binary on stdin by default: the same message, encoded.
+    let encoded = run(
+        &mut fastrs(&[
+            "encode",
+            "--proto",
+            "users.proto",
+            "-I",
+            std::env::temp_dir()
+                .join(format!("fastrs-cli-{}-validate", std::process::id()))
+                .to_str()
+                .unwrap(),
+            "--type",
+            "acme.users.v1.User",
+        ]),
+        br#"email: "nope" name: "ann""#,
+    );
+    let (out, status) = validate(&[], &encoded.stdout);
+    assert_eq!(status, Some(1));
+    assert_eq!(out, "email: must be a valid email address [string.email]\n");
+
+    let (_, status) = validate(&[], b"\xff\xff");
+    assert_eq!(status, Some(1), "input that does not decode");
+}

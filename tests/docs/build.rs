@@ -21,6 +21,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .out_dir(out.join("fastrs"))
         .compile(&protos, &["../../proto"])?;
 
+    // The validation guide's schema, with validation and its service.
+    protoc_gen_fastrs::Builder::new()
+        .grpc()
+        .validate()
+        .file_descriptors()
+        .include_file("signup.rs")
+        .out_dir(out.join("signup"))
+        .compile(&["../../proto/demo/signup.proto"], &["../../proto"])?;
+
     let prost_out = out.join("prost");
     std::fs::create_dir_all(&prost_out)?;
     let mut config = prost_build::Config::new();
