@@ -1,7 +1,7 @@
 # fastrs: `make demo` runs the quickstart, `make test` runs every test.
 CARGO ?= cargo
 
-.PHONY: all demo test conformance package tools lint fmt bless wkt bench compile-bench stats profile miri fuzz clean
+.PHONY: all demo test conformance package tools lint fmt bless wkt bench bench-validate compile-bench stats profile miri fuzz clean
 
 all:
 	$(CARGO) build --workspace --all-targets
@@ -92,7 +92,7 @@ lint:
 # The published crates' API docs, and the docs of generated code (the test
 # schemas and, with ../shared, the corpus), with every rustdoc warning an
 # error: .proto comments must render as written.
-DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p fastrs-compiler -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text,fastrs/bytes,fastrs/reflect,fastrs/validate,fastrs-tonic/health,fastrs-tonic/reflection,fastrs-tonic/connect-client \
+DOC = RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs -p fastrs-compiler -p protoc-gen-fastrs -p fastrs-tonic --features fastrs/json,fastrs/descriptor,fastrs/text,fastrs/bytes,fastrs/reflect,fastrs/validate,fastrs-tonic/health,fastrs-tonic/reflection,fastrs-tonic/connect-client,fastrs-tonic/validate \
 	&& RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps -p fastrs-tests -p fastrs-corpus
 
 fmt:
@@ -106,6 +106,16 @@ bench:
 	$(CARGO) run --release -p fastrs-bench --bin fastrs-bench -- --out benches/results.md
 	$(CARGO) run --release -p fastrs-bench-grpc -- --out benches/grpc-results.md
 	$(CARGO) run --release -p fastrs-bench --bin compile-speed -- --out benches/compile-speed.md
+	$(MAKE) bench-validate
+
+# Validation against protovalidate-buffa and prost-protovalidate, in a crate
+# and target directory of their own (the peers' dependencies stay out of the
+# main build). prost-protovalidate's build needs protoc: the vendored one.
+VALIDATE_BENCH = --manifest-path benches/validate/Cargo.toml
+bench-validate:
+	$(CARGO) fetch $(VALIDATE_BENCH)
+	PROTOC=$${PROTOC:-$$(find $${CARGO_HOME:-$$HOME/.cargo}/registry/src -path '*protoc-bin-vendored-linux-*/bin/protoc' | head -1)} \
+		CARGO_TARGET_DIR=target/bench-validate $(CARGO) run --release $(VALIDATE_BENCH) -- --out benches/validate-results.md
 
 # Compile time of generated code, fastrs against prost, on the real-world
 # schemas of ../shared/corpus (bare crates, and crates using every type; dev

@@ -47,6 +47,17 @@ fn generated_code_matches_golden_files() {
     let service = |b: Builder| b.views().grpc().file_descriptors().bytes(["."]).unwrap();
     check(generate(service(Builder::new()), "golden/service.proto"));
     check_in("tests/golden/size", generate(service(size()), "golden/service.proto"));
+    // Validation (protovalidate's rules, CEL compiled to Rust) with its
+    // service, in both modes.
+    let validated = |b: Builder| b.validate().grpc().views();
+    check_in(
+        "tests/golden/validate",
+        generate(validated(Builder::new()), "demo/signup.proto"),
+    );
+    check_in(
+        "tests/golden/validate/size",
+        generate(validated(size()), "demo/signup.proto"),
+    );
 }
 
 #[test]

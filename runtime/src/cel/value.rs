@@ -385,6 +385,11 @@ impl<'a> Value<'a> {
             ValueRef::F32(v) => Value::Double(f64::from(v)),
             ValueRef::F64(v) => Value::Double(v),
             ValueRef::String(s) => Value::String(Str::Borrowed(s)),
+            // A proto2 string that is not UTF-8 still reads as a string,
+            // its invalid sequences as U+FFFD (what generated code reads).
+            ValueRef::Bytes(b) if matches!(kind, Kind::String) => {
+                Value::string(std::string::String::from_utf8_lossy(b).into_owned())
+            }
             ValueRef::Bytes(b) => Value::Bytes(Bin::Borrowed(b)),
             ValueRef::EnumNumber(n) => match kind {
                 Kind::Enum(e) if e.full_name() == "google.protobuf.NullValue" => Value::Null,

@@ -70,7 +70,7 @@ pub enum Predicate {
     /// The size differs from, is below or above `n` (`Size::*`).
     Size(Size, Measure, u64),
     /// `!this.matches(re)` (for bytes: of the bytes as a string).
-    NoMatch(Arc<regex::Regex>),
+    NoMatch(Arc<crate::cel::regex::Matcher>),
     /// Not starting with.
     NoPrefix(Value<'static>),
     /// Not ending with.
@@ -187,13 +187,13 @@ impl Predicate {
             Predicate::NotIn(list) => !list.iter().any(|v| this.equals(v)),
             Predicate::In(list) => list.iter().any(|v| this.equals(v)),
             Predicate::NotFinite => matches!(this, Value::Double(d) if !d.is_finite()),
+            Predicate::Size(size, Measure::Chars, n) if matches!(this, Value::String(_)) => match this {
+                Value::String(s) => size.broken_by_chars(s, *n),
+                _ => false,
+            },
             Predicate::Size(size, measure, n) => {
                 let len = measure_of(this, *measure).ok_or_else(|| mismatch(this))?;
-                match size {
-                    Size::Exactly => len != *n,
-                    Size::AtLeast => len < *n,
-                    Size::AtMost => len > *n,
-                }
+                size.broken_by(len, *n)
             }
             Predicate::NoMatch(re) => match this {
                 Value::String(s) => !re.is_match(s),
@@ -261,6 +261,39 @@ fn below(ord: Option<Ordering>, inclusive: bool) -> bool {
         Some(Ordering::Less) => true,
         Some(Ordering::Equal) => !inclusive,
         _ => false,
+    }
+}
+
+impl Size {
+    /// True if a size of `len` breaks the rule of bound `n`.
+    #[must_use]
+    #[inline]
+    pub fn broken_by(self, len: u64, n: u64) -> bool {
+        match self {
+            Size::Exactly => len != n,
+            Size::AtLeast => len < n,
+            Size::AtMost => len > n,
+        }
+    }
+
+    /// True if `s`'s length in code points breaks the rule of bound `n`,
+    /// counting them only when its length in bytes (one to four a code
+    /// point) does not decide.
+    #[must_use]
+    #[inline]
+    pub fn broken_by_chars(self, s: &str, n: u64) -> bool {
+        let bytes = s.len() as u64;
+        let (fewest, most) = (bytes.div_ceil(4), bytes);
+        match self {
+            Size::AtLeast if most < n => true,
+            Size::AtLeast if fewest >= n => false,
+            Size::AtMost if most <= n => false,
+            Size::AtMost if fewest > n => true,
+            Size::Exactly if most < n || fewest > n => true,
+            // ASCII (checked a word at a time): a byte a code point.
+            _ if s.is_ascii() => self.broken_by(bytes, n),
+            _ => self.broken_by(s.chars().count() as u64, n),
+        }
     }
 }
 

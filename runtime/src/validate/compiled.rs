@@ -389,3 +389,14 @@ pub fn map_filter<T, U>(items: impl IntoIterator<Item = T>, mut f: impl FnMut(T)
 pub fn fail(message: &str) -> Out<Value<'static>> {
     Err(EvalError::new(message))
 }
+
+/// A proto2 string as CEL reads it: its text, or if it is not UTF-8 its
+/// bytes with invalid sequences as U+FFFD (as the dynamic validator reads
+/// it).
+#[must_use]
+pub fn lax(s: &crate::LaxString) -> std::borrow::Cow<'_, str> {
+    match s.as_str() {
+        Some(text) => std::borrow::Cow::Borrowed(text),
+        None => String::from_utf8_lossy(s.as_bytes()),
+    }
+}

@@ -283,6 +283,7 @@ impl Run<'_, '_> {
             return Ok(());
         };
         let value_kind = values.field.kind();
+        let mark = self.mark();
         for (key, value) in map.entries() {
             let element = path::key_element(field, key);
             self.value(keys, None, Ok(Value::from_key(key)), true, &element)?;
@@ -294,6 +295,7 @@ impl Run<'_, '_> {
                 break;
             }
         }
+        self.report.sort_entries(mark);
         Ok(())
     }
 }

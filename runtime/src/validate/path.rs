@@ -169,6 +169,30 @@ pub fn push_field(violations: &mut [Violation], element: &FieldPathElement) {
     }
 }
 
+/// The subscript of the last element a violation's path has so far (its
+/// outermost until [`finish`]).
+#[must_use]
+pub fn last_key(v: &Violation) -> Option<&Subscript> {
+    v.field.as_ref()?.elements.last()?.subscript.as_ref()
+}
+
+/// Orders map keys: by value within a type (false before true, numbers
+/// numerically, strings by their bytes), and keys of no subscript first.
+#[must_use]
+pub fn compare_keys(a: Option<&Subscript>, b: Option<&Subscript>) -> core::cmp::Ordering {
+    use core::cmp::Ordering;
+    match (a, b) {
+        (Some(Subscript::BoolKey(x)), Some(Subscript::BoolKey(y))) => x.cmp(y),
+        (Some(Subscript::IntKey(x)), Some(Subscript::IntKey(y))) => x.cmp(y),
+        (Some(Subscript::UintKey(x)), Some(Subscript::UintKey(y))) => x.cmp(y),
+        (Some(Subscript::StringKey(x)), Some(Subscript::StringKey(y))) => x.as_bytes().cmp(y.as_bytes()),
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => Ordering::Less,
+        (Some(_), None) => Ordering::Greater,
+        _ => Ordering::Equal,
+    }
+}
+
 /// The violations in final form: field paths outermost first.
 #[must_use]
 pub fn finish(mut violations: Vec<Violation>) -> Violations {

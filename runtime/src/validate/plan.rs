@@ -198,7 +198,7 @@ pub(crate) fn required_rule() -> FieldDescriptor {
 }
 
 /// The pool of fastrs's own `buf.validate` types.
-fn bundled() -> &'static DescriptorPool {
+pub(crate) fn bundled() -> &'static DescriptorPool {
     static POOL: OnceLock<DescriptorPool> = OnceLock::new();
     POOL.get_or_init(|| {
         let mut pool = DescriptorPool::new();

@@ -36,6 +36,7 @@ impl Report {
     /// True once a fail-fast validation has found a violation: the rest
     /// need not run.
     #[must_use]
+    #[inline]
     pub fn done(&self) -> bool {
         self.fail_fast && !self.out.is_empty()
     }
@@ -67,11 +68,24 @@ impl Report {
     /// Where the next violation goes: violations from here on are those
     /// of the value being validated.
     #[must_use]
+    #[inline]
     pub fn mark(&self) -> usize {
         self.out.len()
     }
 
+    /// Orders the violations since `mark`, each of one entry of a map (the
+    /// entry's element the last of its path, as `within` adds it), by
+    /// their keys: maps iterate in no order protobuf defines, so that
+    /// every validator of a message gives its violations in one order.
+    /// Stable: an entry's own violations keep theirs.
+    pub(crate) fn sort_entries(&mut self, mark: usize) {
+        if self.out.len() - mark > 1 {
+            self.out[mark..].sort_by(|a, b| path::compare_keys(path::last_key(a), path::last_key(b)));
+        }
+    }
+
     /// Adds `element` to the field paths of the violations since `mark`.
+    #[cold]
     pub(crate) fn within(&mut self, mark: usize, element: &FieldPathElement) {
         path::push_field(&mut self.out[mark..], element);
     }
@@ -89,6 +103,12 @@ pub struct Step {
 }
 
 impl Step {
+    /// The field numbered `number`, named `name`, of type `ty`.
+    #[must_use]
+    pub const fn new(number: i32, name: &'static str, ty: Type) -> Self {
+        Step { number, name, ty }
+    }
+
     /// The path element.
     #[must_use]
     pub fn element(&self) -> FieldPathElement {
@@ -101,15 +121,57 @@ impl Step {
     }
 }
 
-/// A standard rule as generated code names it: id, message, rule path.
-#[derive(Clone, Copy, Debug)]
+/// A standard rule as generated code names it: id, message, and its path
+/// in `buf.validate.FieldRules` by field numbers (`[14, 2]`:
+/// `string.min_len`), named the first time a violation needs it.
+#[derive(Debug)]
 pub struct StaticRule {
     /// The rule id.
     pub id: &'static str,
     /// The message.
     pub message: &'static str,
-    /// The rule path.
-    pub path: &'static [Step],
+    /// The rule path: field numbers from `FieldRules`.
+    pub path: &'static [i32],
+    named: std::sync::OnceLock<std::vec::Vec<FieldPathElement>>,
+}
+
+impl StaticRule {
+    /// The rule `id` with `message`, at `path` in `FieldRules`.
+    #[must_use]
+    pub const fn new(id: &'static str, message: &'static str, path: &'static [i32]) -> Self {
+        StaticRule {
+            id,
+            message,
+            path,
+            named: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The rule path as path elements.
+    fn elements(&self) -> std::vec::Vec<FieldPathElement> {
+        self.named.get_or_init(|| rule_path(self.path)).clone()
+    }
+}
+
+/// The rule path of `numbers`, fields of `buf.validate.FieldRules` and
+/// the messages they hold, as path elements.
+fn rule_path(numbers: &[i32]) -> std::vec::Vec<FieldPathElement> {
+    let mut out = std::vec::Vec::with_capacity(numbers.len());
+    let mut message = crate::validate::plan::bundled().get_message_by_name("buf.validate.FieldRules");
+    for n in numbers {
+        let Some(field) = message
+            .as_ref()
+            .and_then(|m| m.get_field(u32::try_from(*n).unwrap_or(0)))
+        else {
+            break;
+        };
+        out.push(path::element(&field));
+        message = match field.kind() {
+            crate::reflect::Kind::Message(m) => Some(m),
+            _ => None,
+        };
+    }
+    out
 }
 
 /// A map key as a path subscript.
@@ -150,8 +212,7 @@ pub mod generated {
     /// Adds a violation of a standard rule.
     #[cold]
     pub fn violated(report: &mut Report, rule: &StaticRule) {
-        let path = rule.path.iter().map(Step::element).collect();
-        report.push(path::violation(rule.id, rule.message.into(), path));
+        report.push(path::violation(rule.id, rule.message.into(), rule.elements()));
     }
 
     /// Adds a violation of a CEL rule, whose message it computed.
@@ -204,6 +265,7 @@ pub mod generated {
     }
 
     /// The violations since `mark` are the field's.
+    #[inline]
     pub fn field(report: &mut Report, mark: usize, field: &Step) {
         if mark < report.out.len() {
             report.within(mark, &field.element());
@@ -211,30 +273,49 @@ pub mod generated {
     }
 
     /// The violations since `mark` are those of the item at `index`.
+    #[inline]
     pub fn item(report: &mut Report, mark: usize, field: &Step, index: usize) {
         if mark < report.out.len() {
-            let mut e = field.element();
-            e.subscript = Some(crate::validate::types::field_path_element::Subscript::Index(
-                index as u64,
-            ));
-            report.within(mark, &e);
+            item_found(report, mark, field, index);
         }
+    }
+
+    #[cold]
+    fn item_found(report: &mut Report, mark: usize, field: &Step, index: usize) {
+        let mut e = field.element();
+        e.subscript = Some(crate::validate::types::field_path_element::Subscript::Index(
+            index as u64,
+        ));
+        report.within(mark, &e);
+    }
+
+    /// The violations since `mark`, of a map's entries, in the order of
+    /// their keys.
+    #[inline]
+    pub fn entries_done(report: &mut Report, mark: usize) {
+        report.sort_entries(mark);
     }
 
     /// The violations since `mark` are those of the entry at `key` (of
     /// the types given), the key's own since `mark` up to `values`.
+    #[inline]
     pub fn entry(report: &mut Report, mark: usize, values: usize, field: &Step, key: &dyn Key, types: (Type, Type)) {
+        if mark < report.out.len() {
+            entry_found(report, mark, values, field, key, types);
+        }
+    }
+
+    #[cold]
+    fn entry_found(report: &mut Report, mark: usize, values: usize, field: &Step, key: &dyn Key, types: (Type, Type)) {
         for v in &mut report.out[mark..values] {
             v.for_key = Some(true);
         }
-        if mark < report.out.len() {
-            let e = FieldPathElement {
-                key_type: Some(types.0),
-                value_type: Some(types.1),
-                subscript: Some(key.subscript()),
-                ..field.element()
-            };
-            report.within(mark, &e);
-        }
+        let e = FieldPathElement {
+            key_type: Some(types.0),
+            value_type: Some(types.1),
+            subscript: Some(key.subscript()),
+            ..field.element()
+        };
+        report.within(mark, &e);
     }
 }

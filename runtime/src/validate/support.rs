@@ -13,18 +13,13 @@ use super::report::{generated, Report, Step};
 use super::Error;
 use crate::cel::{Duration, EvalError, Timestamp};
 
-pub use super::check::{not_format, not_within, Format};
+pub use super::check::{not_format, not_within, Format, Size};
 pub use super::report::{generated::*, Key, StaticRule, Step as PathStep};
 pub use crate::descriptor::field_descriptor_proto::Type;
 
-/// A string's length in code points, as CEL's `size()` counts it.
-#[must_use]
-pub fn char_count(s: &str) -> u64 {
-    s.chars().count() as u64
-}
-
 /// A length as CEL's `uint`.
 #[must_use]
+#[inline]
 pub fn len(n: usize) -> u64 {
     n as u64
 }
@@ -35,11 +30,24 @@ pub fn contains_bytes(haystack: &[u8], needle: &[u8]) -> bool {
     needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
 }
 
-/// True if no item of `items` repeats.
+/// True if no item of `items` repeats (a few compared pairwise, more
+/// through a hash set).
 #[must_use]
 pub fn unique<T: Hash + Eq>(items: &[T]) -> bool {
+    if items.len() <= 16 {
+        return (1..items.len()).all(|i| !items[..i].contains(&items[i]));
+    }
     let mut seen = HashSet::with_capacity(items.len());
     items.iter().all(|i| seen.insert(i))
+}
+
+/// True if `s`'s length in code points breaks a rule of `size` and bound
+/// `n` (`min_len`, `max_len`, `len`), counted only when its length in
+/// bytes does not decide.
+#[must_use]
+#[inline]
+pub fn chars_break(s: &str, size: super::Size, n: u64) -> bool {
+    size.broken_by_chars(s, n)
 }
 
 /// True if no float of `items` repeats (`NaN` repeats nothing; `0.0` and
@@ -102,7 +110,7 @@ fn under_any(p: &str, list: &[&str]) -> bool {
 #[derive(Debug)]
 pub struct Pattern {
     source: &'static str,
-    compiled: OnceLock<regex::Regex>,
+    compiled: OnceLock<crate::cel::regex::Matcher>,
 }
 
 impl Pattern {
@@ -115,12 +123,12 @@ impl Pattern {
         }
     }
 
-    fn regex(&self) -> &regex::Regex {
+    fn regex(&self) -> &crate::cel::regex::Matcher {
         self.compiled.get_or_init(|| {
             crate::cel::regex::build(self.source).unwrap_or_else(|_| {
                 // The generator compiled it already; a pattern that fails
                 // here matches nothing.
-                regex::Regex::new("[^\\s\\S]").unwrap_or_else(|_| unreachable!())
+                crate::cel::regex::build("[^\\s\\S]").unwrap_or_else(|_| unreachable!())
             })
         })
     }

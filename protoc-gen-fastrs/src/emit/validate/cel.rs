@@ -31,7 +31,7 @@ use quote::{format_ident, quote};
 
 use super::statics::{double, element_literal, Statics};
 use crate::model::names::TypePath;
-use crate::model::{Field, Kind, Message, Package, Scalar, Shape};
+use crate::model::{DefaultValue, Field, Kind, Message, Package, Scalar, Shape};
 
 /// The generated messages of the run, by full name, and whether their
 /// packages embed descriptors (which reading one as a dynamic value needs).
@@ -96,6 +96,16 @@ pub(super) fn rule(rule: &CelRule, this: This<'_>, site: &mut Site<'_, '_>) -> R
         fresh: 0,
     };
     let this = c.this(this)?;
+    // A value that fails to read (a timestamp out of range) fails the rule
+    // as reading it fails, before the expression: as the dynamic
+    // validator reads `this` once for all of a value's rules.
+    let (this, read_this) = if this.fallible {
+        let t = &this.t;
+        let read = quote!(let this = (|| -> __c::Out<_> { ::core::result::Result::Ok(#t) })().map_err(__v::runtime)?;);
+        (Code::new(quote!(this), this.ty.clone()), Some(read))
+    } else {
+        (this, None)
+    };
     c.locals.push(("this".into(), this));
     let body = c.expr(&checked.expr)?;
     let outcome = match body.ty {
@@ -130,6 +140,7 @@ pub(super) fn rule(rule: &CelRule, this: This<'_>, site: &mut Site<'_, '_>) -> R
     let now = uses_now.then(|| quote!(let now = report.now();));
     Ok(quote! {
         {
+            #read_this
             #now
             #outcome
             __v::cel(report, #entry, outcome)?;
@@ -472,7 +483,8 @@ impl Compiler<'_, '_, '_> {
                 }
                 _ => Code::new(quote!(i64::from(#value)), Ty::Int),
             },
-            Kind::String { .. } => Code::new(at.deref(), Ty::Str),
+            Kind::String { checked: true } => Code::new(at.deref(), Ty::Str),
+            Kind::String { checked: false } => Code::new(quote!(__c::lax(#reference)), Ty::Str),
             Kind::Bytes { .. } => Code::new(at.deref(), Ty::Bytes),
             Kind::Enum { closed: false, .. } => Code::new(quote!(i64::from(#receiver.to_i32())), Ty::Int),
             Kind::Enum { closed: true, .. } => Code::new(quote!(i64::from(::fastrs::Enum::to_i32(#value))), Ty::Int),
@@ -588,6 +600,23 @@ impl Compiler<'_, '_, '_> {
         let code = match &field.shape {
             Shape::Implicit(kind) => {
                 self.on_message(operand, |c, m| c.read(kind, &fd, &Place::Value(quote!(#m.#ident))))?
+            }
+            // A proto2 string is read whole (the getter gives its text),
+            // its declared default when unset.
+            Shape::Optional(Kind::String { checked: false }) => {
+                let default = match &field.default {
+                    Some(DefaultValue::Literal(t)) => t.clone(),
+                    _ => quote!(""),
+                };
+                let x = self.ident("x");
+                let option = self.chain(operand, |m| quote!(#m.#ident.as_ref()));
+                Code::new(
+                    quote!(match #option {
+                        ::core::option::Option::Some(#x) => __c::lax(#x),
+                        ::core::option::Option::None => ::std::borrow::Cow::Borrowed(#default),
+                    }),
+                    Ty::Str,
+                )
             }
             // The getter gives the declared default when unset.
             Shape::Optional(

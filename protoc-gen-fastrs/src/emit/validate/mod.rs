@@ -142,6 +142,9 @@ fn message(msg: &Message, plans: &Plans, models: &Models<'_>, scope: &[String]) 
         #view
         #[allow(deprecated, clippy::all)]
         impl ::fastrs::validate::Validate for #path {
+            // Compiled once, in this crate: not copied into each caller's
+            // `validate` (which multiplied release builds' time).
+            #[inline(never)]
             fn validate_into(
                 &self,
                 #report: &mut ::fastrs::validate::Report,
@@ -179,28 +182,13 @@ impl<'a> Body<'a, '_> {
             self.diverges = true;
             return compilation_error(e);
         }
-        let mut out = TokenStream::new();
+        // Each part, with a fail-fast stop between them.
+        let mut parts: Vec<TokenStream> = Vec::new();
         for rule in &plan.cel {
-            out.extend(self.cel(rule, cel::This::Message(&plan.descriptor)));
-            out.extend(stop_if_done());
+            parts.push(self.cel(rule, cel::This::Message(&plan.descriptor)));
         }
         for oneof in &plan.message_oneofs {
-            let names: Vec<&str> = oneof.fields.iter().map(FieldDescriptor::name).collect();
-            let names = names.join(", ");
-            let set = oneof.fields.iter().map(|f| {
-                let has = self.has(f);
-                quote!(usize::from(#has))
-            });
-            let required = oneof.required;
-            out.extend(quote! {
-                let set = 0 #(+ #set)*;
-                if set > 1 {
-                    __v::message_oneof(report, #names, true);
-                } else if #required && set != 1 {
-                    __v::message_oneof(report, #names, false);
-                }
-            });
-            out.extend(stop_if_done());
+            parts.push(self.message_oneof(oneof));
         }
         for oneof in &plan.required_oneofs {
             let field = self
@@ -211,24 +199,50 @@ impl<'a> Body<'a, '_> {
                 .map(|o| &o.field);
             let name = oneof.name();
             if let Some(field) = field {
-                out.extend(quote! {
+                parts.push(quote! {
                     if self.#field.is_none() {
                         __v::oneof_missing(report, #name);
                     }
                 });
-                out.extend(stop_if_done());
             }
         }
         for field in &plan.fields {
-            out.extend(self.field(field));
+            parts.push(self.field(field));
             if field.error.is_some() {
                 // It returns: nothing after it runs.
                 self.diverges = true;
-                return out;
+                break;
             }
-            out.extend(stop_if_done());
+        }
+        parts.retain(|p| !p.is_empty());
+        let stop = stop_if_done();
+        let mut out = TokenStream::new();
+        for (i, part) in parts.into_iter().enumerate() {
+            if i > 0 {
+                out.extend(stop.clone());
+            }
+            out.extend(part);
         }
         out
+    }
+
+    /// A `(buf.validate.message).oneof` rule.
+    fn message_oneof(&self, oneof: &fastrs::validate::plan::MessageOneof) -> TokenStream {
+        let names: Vec<&str> = oneof.fields.iter().map(FieldDescriptor::name).collect();
+        let names = names.join(", ");
+        let set = oneof.fields.iter().map(|f| {
+            let has = self.has(f);
+            quote!(usize::from(#has))
+        });
+        let required = oneof.required;
+        quote! {
+            let set = 0 #(+ #set)*;
+            if set > 1 {
+                __v::message_oneof(report, #names, true);
+            } else if #required && set != 1 {
+                __v::message_oneof(report, #names, false);
+            }
+        }
     }
 
     /// A CEL rule's code, or nothing and an error.
@@ -464,6 +478,7 @@ impl<'a> Body<'a, '_> {
             quote!(value)
         };
         quote! {
+            let entries = report.mark();
             for (key, #value_binding) in value.iter() {
                 let mark = report.mark();
                 #key_rules
@@ -474,6 +489,7 @@ impl<'a> Body<'a, '_> {
                     break;
                 }
             }
+            __v::entries_done(report, entries);
         }
     }
 
@@ -541,7 +557,10 @@ enum ThisKind {
     Uint,
     Double,
     Bool,
-    Str,
+    /// A string; `lax` for a proto2 `LaxString`.
+    Str {
+        lax: bool,
+    },
     Bytes,
     Enum {
         closed: bool,
@@ -588,7 +607,7 @@ impl ThisKind {
                 Scalar::Float | Scalar::Double => ThisKind::Double,
                 Scalar::Bool => ThisKind::Bool,
             },
-            Some(Kind::String { .. }) => ThisKind::Str,
+            Some(Kind::String { checked }) => ThisKind::Str { lax: !checked },
             Some(Kind::Bytes { .. }) => ThisKind::Bytes,
             Some(Kind::Enum { closed, .. }) => ThisKind::Enum { closed: *closed },
             Some(Kind::Message { path, .. }) => {
@@ -716,9 +735,15 @@ fn predicate(p: &Predicate, this: ThisKind, statics: &mut Statics) -> Result<(To
             }
         }
         Predicate::NotFinite => quote!(!this.is_finite()),
+        Predicate::Size(size, Measure::Chars, n)
+            if matches!(this, ThisKind::Str { .. } | ThisKind::Wrapper(Prim::Str)) =>
+        {
+            let size = format_ident!("{}", format!("{size:?}"));
+            let n = Literal::u64_suffixed(*n);
+            quote!(__v::chars_break(this, __v::Size::#size, #n))
+        }
         Predicate::Size(size, measure, n) => {
             let length = match (measure, this) {
-                (Measure::Chars, ThisKind::Str | ThisKind::Wrapper(Prim::Str)) => quote!(__v::char_count(this)),
                 (_, ThisKind::List(_) | ThisKind::Map) => quote!(__v::len(value.len())),
                 _ => quote!(__v::len(this.len())),
             };
@@ -797,11 +822,12 @@ fn binding(this: ThisKind) -> Result<TokenStream, String> {
         ThisKind::Uint => quote!(let this = u64::from(*value);),
         ThisKind::Double => quote!(let this = f64::from(*value);),
         ThisKind::Bool => quote!(let this = *value;),
-        ThisKind::Str => quote!(let this: &str = value;),
+        ThisKind::Str { lax: false } => quote!(let this: &str = value;),
+        ThisKind::Str { lax: true } => quote!(let this = __c::lax(value); let this: &str = &this;),
         ThisKind::Bytes => quote!(let this: &[u8] = value;),
         ThisKind::Enum { closed: false } => quote!(let this = i64::from(value.to_i32());),
         ThisKind::Enum { closed: true } => quote!(let this = i64::from(::fastrs::Enum::to_i32(*value));),
-        ThisKind::Timestamp => quote!(let this = __v::timestamp(value);),
+        ThisKind::Timestamp => quote!(let this = __c::timestamp(value).map_err(__v::runtime)?;),
         ThisKind::Duration => quote!(let this = __v::duration(value);),
         ThisKind::Wrapper(p) => match p {
             Prim::Int => quote!(let this = i64::from(value.value);),

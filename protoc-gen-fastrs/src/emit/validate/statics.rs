@@ -38,10 +38,12 @@ impl Statics {
     pub(crate) fn rule(&mut self, check: &Check) -> TokenStream {
         let id = &*check.id;
         let message = &*check.message;
-        let path = check.path.iter().map(element_literal);
-        self.rules.push(quote! {
-            __v::StaticRule { id: #id, message: #message, path: &[#(#path),*] }
-        });
+        let path = check
+            .path
+            .iter()
+            .map(|e| Literal::i32_unsuffixed(e.field_number.unwrap_or(0)));
+        self.rules
+            .push(quote!(__v::StaticRule::new(#id, #message, &[#(#path),*])));
         let i = Literal::usize_unsuffixed(self.rules.len() - 1);
         quote!(&RULES[#i])
     }
@@ -98,7 +100,7 @@ pub(crate) fn element_literal(e: &fastrs::validate::FieldPathElement) -> TokenSt
     let number = Literal::i32_unsuffixed(e.field_number.unwrap_or(0));
     let name = e.field_name.as_deref().unwrap_or("");
     let ty = format_ident!("{}", format!("{:?}", e.field_type.unwrap_or_default()));
-    quote!(__v::PathStep { number: #number, name: #name, ty: __v::Type::#ty })
+    quote!(__v::PathStep::new(#number, #name, __v::Type::#ty))
 }
 
 /// A double as a literal (`f64::NAN` and the infinities by name).

@@ -79,28 +79,68 @@ enum Key {
     Bytes(std::vec::Vec<u8>),
 }
 
+/// Bytes of a class, by table: one load a byte.
+struct ByteClass([bool; 256]);
+
+impl ByteClass {
+    /// Letters, digits and the bytes of `extra`.
+    const fn alnum_and(extra: &[u8]) -> ByteClass {
+        let mut table = [false; 256];
+        let mut b: u8 = 0;
+        loop {
+            table[b as usize] = b.is_ascii_alphanumeric();
+            if b == u8::MAX {
+                break;
+            }
+            b += 1;
+        }
+        let mut i = 0;
+        while i < extra.len() {
+            table[extra[i] as usize] = true;
+            i += 1;
+        }
+        ByteClass(table)
+    }
+
+    fn all(&self, bytes: &[u8]) -> bool {
+        bytes.iter().all(|b| self.0[usize::from(*b)])
+    }
+}
+
+/// What an email address's local part may hold.
+static EMAIL_LOCAL: ByteClass = ByteClass::alnum_and(b".!#$%&'*+/=?^_`{|}~-");
+/// What a hostname's label may hold.
+static LABEL: ByteClass = ByteClass::alnum_and(b"-");
+/// RFC 3986's `pchar` but percent-encodings: unreserved, sub-delims,
+/// `:` and `@`.
+static PCHAR: ByteClass = ByteClass::alnum_and(b"-._~!$&'()*+,;=:@");
+/// `userinfo` but percent-encodings: unreserved, sub-delims and `:`.
+static USERINFO: ByteClass = ByteClass::alnum_and(b"-._~!$&'()*+,;=:");
+/// `reg-name` but percent-encodings: unreserved and sub-delims.
+static REG_NAME: ByteClass = ByteClass::alnum_and(b"-._~!$&'()*+,;=");
+
+/// A hostname label: 1 to 63 letters, digits and inner hyphens.
+fn is_label(b: &[u8]) -> bool {
+    match (b.first(), b.last()) {
+        (Some(first), Some(last)) => {
+            b.len() <= 63 && first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric() && LABEL.all(b)
+        }
+        _ => false,
+    }
+}
+
 /// An email address as the HTML standard defines a valid one (which
 /// RFC 5322 does not): a local part of letters, digits and
 /// ``.!#$%&'*+/=?^_`{|}~-``, `@`, and a hostname whose labels are at most
 /// 63 letters, digits and inner hyphens.
 #[must_use]
 pub fn is_email(s: &str) -> bool {
-    let Some((local, domain)) = s.split_once('@') else {
+    let b = s.as_bytes();
+    let Some(at) = b.iter().position(|c| *c == b'@') else {
         return false;
     };
-    let local_ok = !local.is_empty()
-        && local
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b".!#$%&'*+/=?^_`{|}~-".contains(&c));
-    local_ok
-        && domain.split('.').all(|label| {
-            let b = label.as_bytes();
-            !b.is_empty()
-                && b.len() <= 63
-                && b[0].is_ascii_alphanumeric()
-                && b[b.len() - 1].is_ascii_alphanumeric()
-                && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
-        })
+    let (local, domain) = (&b[..at], &b[at + 1..]);
+    !local.is_empty() && EMAIL_LOCAL.all(local) && domain.split(|c| *c == b'.').all(is_label)
 }
 
 /// A hostname: labels of 1 to 63 letters, digits and inner hyphens,
@@ -113,15 +153,11 @@ pub fn is_hostname(s: &str) -> bool {
     }
     let s = s.strip_suffix('.').unwrap_or(s);
     let mut all_digits = false;
-    for label in s.split('.') {
-        let b = label.as_bytes();
-        if b.is_empty() || b.len() > 63 || b[0] == b'-' || b[b.len() - 1] == b'-' {
+    for label in s.as_bytes().split(|c| *c == b'.') {
+        if !is_label(label) {
             return false;
         }
-        if !b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-') {
-            return false;
-        }
-        all_digits = b.iter().all(u8::is_ascii_digit);
+        all_digits = label.iter().all(u8::is_ascii_digit);
     }
     !all_digits
 }
@@ -427,7 +463,7 @@ impl<'a> Uri<'a> {
     /// Userinfo, only if an `@` follows it.
     fn userinfo(&mut self) -> bool {
         let start = self.at;
-        while self.unreserved() || self.pct_encoded() || self.sub_delims() || self.take(b':') {}
+        while self.take_class(&USERINFO) || self.pct_encoded() {}
         if self.peek() == Some(b'@') {
             return true;
         }
@@ -517,7 +553,7 @@ impl<'a> Uri<'a> {
 
     fn reg_name(&mut self) -> bool {
         let start = self.at;
-        while self.unreserved() || self.pct_encoded() || self.sub_delims() {}
+        while self.take_class(&REG_NAME) || self.pct_encoded() {}
         if self.authority_end() || self.peek() == Some(b':') {
             return true;
         }
@@ -590,7 +626,18 @@ impl<'a> Uri<'a> {
     }
 
     fn pchar(&mut self) -> bool {
-        self.unreserved() || self.pct_encoded() || self.sub_delims() || self.take(b':') || self.take(b'@')
+        self.take_class(&PCHAR) || self.pct_encoded()
+    }
+
+    /// Takes a byte of `class`.
+    fn take_class(&mut self, class: &ByteClass) -> bool {
+        match self.peek() {
+            Some(c) if class.0[usize::from(c)] => {
+                self.at += 1;
+                true
+            }
+            _ => false,
+        }
     }
 
     fn query(&mut self) -> bool {
