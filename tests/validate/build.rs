@@ -63,6 +63,7 @@ fn cases(base: &Path, out: &Path) -> Result<(), Box<dyn std::error::Error>> {
     }
     list.push_str("}\n");
     std::fs::write(out.join("types.rs"), list)?;
+    std::fs::write(out.join("cases.pb"), fastrs::Message::encode_to_vec(&parsed.set))?;
     Ok(())
 }
 

@@ -20,7 +20,12 @@
 //! format and gRPC reflection need; `--grpc` also generates tonic services,
 //! fastrs's with `grpc()` against tonic-prost-build's; `--views` also
 //! generates fastrs's zero-copy views, which the used crate then decodes
-//! too: prost has none, so it measures what views add).
+//! too: prost has none, so it measures what views add; `--validate`
+//! generates fastrs's with `validate=true`, and the used crate validates
+//! every type too: prost has no validation code, so it measures what
+//! validation adds). `--only protovalidate` takes protovalidate's
+//! conformance case schemas (938 message types with rules, from
+//! `shared/protovalidate`) instead of the corpus.
 
 mod types;
 
@@ -32,7 +37,9 @@ use std::process::Command;
 /// the files to compile.
 struct Schema {
     name: &'static str,
-    /// `(include root, manifest)` pairs, relative to the corpus folder.
+    /// `(include root, manifest)` pairs, relative to the corpus folder;
+    /// empty for protovalidate's case schemas, which are found by walking
+    /// their folder.
     sources: &'static [(&'static str, &'static str)],
 }
 
@@ -44,6 +51,10 @@ const SCHEMAS: &[Schema] = &[
     Schema {
         name: "grpc-proto + onnx",
         sources: &[("grpc-proto", "grpc-proto.files"), ("onnx", "onnx.files")],
+    },
+    Schema {
+        name: "protovalidate cases",
+        sources: &[],
     },
 ];
 
@@ -83,6 +94,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let descriptors = args.iter().any(|a| a == "--descriptors");
     let grpc = args.iter().any(|a| a == "--grpc");
     let views = args.iter().any(|a| a == "--views");
+    let validate = args.iter().any(|a| a == "--validate");
 
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let shared = std::env::var_os("FASTRS_SHARED").map_or_else(|| root.join("../shared"), PathBuf::from);
@@ -92,10 +104,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let work = root.join("target/compile-bench");
     let mut rows = Vec::new();
-    for schema in SCHEMAS
-        .iter()
-        .filter(|s| only.as_deref().is_none_or(|o| s.name.contains(o)))
-    {
+    // protovalidate's cases only when asked for by name.
+    for schema in SCHEMAS.iter().filter(|s| match only.as_deref() {
+        Some(o) => s.name.contains(o),
+        None => !s.sources.is_empty(),
+    }) {
         eprintln!("== {}: generating", schema.name);
         let crates = [Lib::Fastrs, Lib::Prost].map(|lib| {
             generate(
@@ -107,6 +120,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     descriptors,
                     grpc,
                     views,
+                    validate,
+                    protovalidate: schema.sources.is_empty(),
                 },
                 &work,
                 &root,
@@ -131,6 +146,9 @@ struct Generation {
     descriptors: bool,
     grpc: bool,
     views: bool,
+    validate: bool,
+    /// The schema set is protovalidate's cases.
+    protovalidate: bool,
 }
 
 /// A generated crate.
@@ -157,6 +175,15 @@ fn generate(
     // One generation run over all the set's files, as one build script
     // would do for one crate (fastrs picks its default mode by the run's size).
     let (mut files, mut names, mut includes) = (Vec::new(), Vec::new(), Vec::new());
+    if schema.sources.is_empty() {
+        let base = corpus.join("../protovalidate/proto");
+        let testing = base.join("protovalidate-testing");
+        for name in case_files(&testing, "buf/validate/conformance/cases")? {
+            files.push(testing.join(&name));
+            names.push(name);
+        }
+        includes.extend([testing, base.join("protovalidate")]);
+    }
     for (folder, manifest) in schema.sources {
         let include = corpus.join(folder);
         let list = std::fs::read_to_string(corpus.join(manifest))?;
@@ -182,6 +209,10 @@ fn generate(
             if how.views {
                 builder = builder.views();
             }
+            if how.validate {
+                // The cases hold rules that do not compile, on purpose.
+                builder = builder.validate().validate_errors_at_runtime();
+            }
             builder
                 .include_file("mod.rs")
                 .cargo_directives(false)
@@ -196,6 +227,7 @@ fn generate(
                 .include_file("mod.rs")
                 .compile_with_config(config, &files, &includes)?;
         }
+        Lib::Prost if schema.sources.is_empty() => prost_without_editions(&files, &includes, &part)?,
         Lib::Prost => prost_build::Config::new()
             .out_dir(&part)
             .include_file("mod.rs")
@@ -223,6 +255,68 @@ fn generate(
     })
 }
 
+/// prost-build on `files`, but the editions files their imports bring
+/// (protoc's own `descriptor.proto`, which `validate.proto` imports for its
+/// extensions: prost-build reads no editions, and extensions generate
+/// nothing in prost).
+fn prost_without_editions(
+    files: &[PathBuf],
+    includes: &[PathBuf],
+    out: &Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let set_path = out.join("set.pb");
+    let mut protoc = Command::new(protoc_bin_vendored::protoc_bin_path()?);
+    for include in includes {
+        protoc.arg("-I").arg(include);
+    }
+    protoc.arg("-I").arg(protoc_bin_vendored::include_path()?);
+    let status = protoc
+        .arg("--include_imports")
+        .arg("-o")
+        .arg(&set_path)
+        .args(files)
+        .status()?;
+    if !status.success() {
+        return Err("protoc failed".into());
+    }
+    let mut set = <prost_types::FileDescriptorSet as prost::Message>::decode(std::fs::read(&set_path)?.as_slice())?;
+    std::fs::remove_file(&set_path)?;
+    set.file.retain(|f| f.syntax() != "editions");
+    prost_build::Config::new()
+        .out_dir(out)
+        .include_file("mod.rs")
+        .compile_fds(set)?;
+    Ok(())
+}
+
+/// The `.proto` files under `under` of `root`, relative to `root`, sorted,
+/// but editions and what imports them (which prost-build does not read).
+fn case_files(root: &Path, under: &str) -> std::io::Result<Vec<String>> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.join(under)];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "proto") {
+                let name = path
+                    .strip_prefix(root)
+                    .unwrap_or(&path)
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                // prost-build reads no editions, nor files that import them.
+                let text = std::fs::read_to_string(&path)?;
+                if !text.contains("edition =") && !text.contains("editions.proto") {
+                    out.push(name);
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
 fn count_lines(dir: &Path) -> std::io::Result<usize> {
     let mut n = 0;
     for entry in std::fs::read_dir(dir)? {
@@ -244,8 +338,15 @@ fn write_crate(dir: &Path, lib: Lib, how: Generation, types: &[String], root: &P
     let mut deps = match lib {
         // `descriptor`: schemas with custom options name its types.
         Lib::Fastrs => format!(
-            "fastrs = {{ path = {:?}, features = [\"descriptor\"] }}",
-            root.join("runtime").display().to_string()
+            "fastrs = {{ path = {:?}, features = [\"descriptor\"{}] }}",
+            root.join("runtime").display().to_string(),
+            // protovalidate's cases extend validate.proto's types, which the
+            // feature brings, with or without validation code.
+            if how.validate || how.protovalidate {
+                ", \"validate\""
+            } else {
+                ""
+            }
         ),
         Lib::Prost => "prost = \"0.14\"\nprost-types = \"0.14\"".to_string(),
     };
@@ -276,6 +377,12 @@ fn write_crate(dir: &Path, lib: Lib, how: Generation, types: &[String], root: &P
     lib_rs.push_str("}\n\n#[cfg(feature = \"used\")]\npub mod used;\n");
     std::fs::write(dir.join("src/lib.rs"), lib_rs)?;
     let (bound, view) = match lib {
+        // Validates what it decoded (a default instance would add its
+        // construction and drop for every type, not validation's cost).
+        Lib::Fastrs if how.validate => (
+            "fastrs::Message + fastrs::validate::Validate",
+            " + M::decode(bytes).map_or(0, |m| usize::from(fastrs::validate::Validate::validate(&m).is_ok()))",
+        ),
         Lib::Fastrs if how.views => (
             "fastrs::HasView",
             " + <M::View<'_> as fastrs::View<'_>>::decode(bytes).map_or(0, |v| fastrs::View::size(&v))",

@@ -47,9 +47,54 @@ macro_rules! case_types {
 #[cfg(cases)]
 include!(concat!(env!("OUT_DIR"), "/cases/types.rs"));
 
+/// The case schemas' `FileDescriptorSet`, imports included.
+#[cfg(cases)]
+pub const CASE_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/cases/cases.pb"));
+
 /// Without the case schemas at build time, no generated types.
 #[cfg(not(cases))]
 pub const CASE_TYPES: &[&str] = &[];
+
+/// Without the case schemas at build time, an empty set.
+#[cfg(not(cases))]
+pub const CASE_SET: &[u8] = &[];
+
+/// Checks that the generated type `name` and `DynamicMessage` agree on
+/// `bytes`: both decode it or neither does, and if they do, validation
+/// gives the same outcome, violations and messages included (under a
+/// fixed `now`, with and without fail-fast; fail-fast may stop at another
+/// of a map's violations, whose order differs).
+///
+/// # Errors
+/// What differs.
+pub fn check_against_dynamic(pool: &DescriptorPool, name: &str, bytes: &[u8]) -> Result<(), String> {
+    let Some(ty) = pool.get_message_by_name(name) else {
+        return Err(format!("no type {name} in the pool"));
+    };
+    let now = fastrs::cel::Timestamp::at(1_700_000_000, 0);
+    for fail_fast in [false, true] {
+        let options = ValidateOptions {
+            fail_fast,
+            now: Some(now),
+        };
+        let Some(generated) = validate_generated(name, bytes, &options) else {
+            return Err(format!("no generated type {name}"));
+        };
+        let dynamic = DynamicMessage::decode(ty.clone(), bytes).map(|m| m.validate_with(&options));
+        match (generated, dynamic) {
+            (Err(_), Err(_)) => return Ok(()),
+            (Ok(g), Ok(d)) if g == d => {}
+            (Ok(Err(Error::Invalid(g))), Ok(Err(Error::Invalid(d))))
+                if fail_fast && g.violations.len() == 1 && d.violations.len() == 1 => {}
+            (g, d) => {
+                return Err(format!(
+                    "{name} (fail_fast {fail_fast}): generated {g:?}, dynamic {d:?}"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
 
 /// Without the case schemas at build time, no generated types.
 #[cfg(not(cases))]
