@@ -1,5 +1,5 @@
 //! `clear()`, which hands the allocations of a message's values to its
-//! `Recycler` when its strategy reuses them, and the oneof keepers.
+//! `Recycler` in inline (speed-mode) messages, and the oneof keepers.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -15,7 +15,7 @@ pub(super) fn body(msg: &Message) -> TokenStream {
     let (unknown, recycle) = (&msg.unknown_fields, &msg.recycle);
     let fields = msg.fields.iter().map(|f| {
         let ident = &f.ident;
-        if !msg.strategy.reuse {
+        if !msg.strategy.inline() {
             return plain_clear(f);
         }
         match &f.shape {
@@ -137,7 +137,7 @@ pub(super) fn oneof_keeper(msg: &Message, oneof: &Oneof) -> TokenStream {
     let allow = allow_deprecated_members(oneof);
     // A table's hooks call it, inline themselves: compiled only by a crate
     // that uses the message.
-    let inline = msg.strategy.table.then(|| quote!(#[inline]));
+    let inline = msg.strategy.table().then(|| quote!(#[inline]));
     quote! {
         /// Keeps the allocation of a replaced or cleared value for the next decode.
         #allow

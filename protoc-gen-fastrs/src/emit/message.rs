@@ -36,7 +36,7 @@ pub(super) fn message(msg: &Message) -> TokenStream {
     let derive_debug = (!msg.redacts()).then(|| quote!(, Debug));
     let debug = debug::message(msg);
     let view = view::message(msg);
-    let tabled = msg.strategy.table.then(|| table::tabled(msg));
+    let tabled = msg.strategy.table().then(|| table::tabled(msg));
     quote! {
         #doc
         #deprecated
@@ -79,7 +79,7 @@ pub(super) fn message(msg: &Message) -> TokenStream {
 /// [`bodies`] and the entry points of [`compact_entry_points`].
 fn methods(msg: &Message) -> TokenStream {
     let unknown = &msg.unknown_fields;
-    if msg.strategy.table && !msg.strategy.inline && msg.chain.is_none() {
+    if msg.strategy.table() && msg.chain.is_none() {
         return quote!(__fastrs::table::methods!(#unknown););
     }
     let Bodies {
@@ -135,7 +135,7 @@ struct Bodies {
 /// table (a chain's links still sized and written by code, which keeps
 /// long chains off the stack), else code per field.
 fn bodies(msg: &Message) -> Bodies {
-    if !msg.strategy.table {
+    if !msg.strategy.table() {
         return Bodies {
             size: size::body(msg),
             write: write::body(msg),
@@ -214,7 +214,7 @@ fn check_required(msg: &Message) -> TokenStream {
 /// encodes the message compiles them again (they are generic over the
 /// message).
 fn compact_entry_points(msg: &Message) -> TokenStream {
-    if msg.strategy.inline {
+    if msg.strategy.inline() {
         return TokenStream::new();
     }
     quote! {

@@ -1,6 +1,6 @@
 //! `merge_from()`, rendered from the message's decode plan (`model::plan`).
-//! Tags are constants. With a predicting strategy, decoders are shaped for
-//! the order encoders write fields in:
+//! Tags are constants. With the inline strategy (speed mode), decoders are
+//! shaped for the order encoders write fields in:
 //!
 //! - A message that holds no messages (a leaf of the recursion) first reads
 //!   its fields in number order, each if its tag comes next (a one- or
@@ -31,8 +31,8 @@ use crate::model::{Field, Kind, Message, Shape, Tag};
 
 pub fn body(msg: &Message) -> TokenStream {
     let arms: Vec<Arm> = msg.plan.arms.iter().map(|a| arm(msg, a)).collect();
-    let in_order = msg.strategy.predict && msg.plan.leaf;
-    if in_order || !msg.strategy.predict || !msg.plan.predicts() {
+    let in_order = msg.strategy.inline() && msg.plan.leaf;
+    if in_order || !msg.strategy.inline() || !msg.plan.predicts() {
         return in_order_then_dispatch(msg, &arms, in_order);
     }
     predicting_dispatch(msg, &arms)
@@ -260,14 +260,14 @@ fn value(msg: &Message, f: &Field, a: &plan::Arm) -> Arm {
             let merge = value_fn(msg, kind, ValueOp::Merge);
             return Arm::call(a, quote!(#merge(&mut self.#ident, r, depth)));
         }
-        Shape::Optional(kind) if !msg.strategy.inline => {
+        Shape::Optional(kind) if !msg.strategy.inline() => {
             let codec = codec(kind, scope);
             let call = quote!(__fastrs::compact::merge_optional::<#codec>(&mut self.#ident, r, depth));
             return Arm::call(a, call);
         }
         Shape::Optional(kind) => {
             let merge = value_fn(msg, kind, ValueOp::Merge);
-            let start = if kind.recycles() && msg.strategy.reuse {
+            let start = if kind.recycles() {
                 let spare = spare(msg, kind);
                 quote!(|| #spare)
             } else {
@@ -302,7 +302,7 @@ fn map(msg: &Message, f: &Field, key: &Kind, value: &Kind) -> TokenStream {
     }
     let v = codec(value, scope);
     let reserve = reserve_map(f, &k, &v);
-    if !msg.strategy.reuse || !(key.recycles() || value.recycles()) {
+    if !msg.strategy.inline() || !(key.recycles() || value.recycles()) {
         return quote! {
             #reserve
             let (k, v) = __fastrs::read_map_entry::<#k, #v>(r, depth)?;
@@ -372,12 +372,12 @@ fn packed(msg: &Message, f: &Field, kind: &Kind, a: &plan::Arm) -> Arm {
 fn element(msg: &Message, f: &Field, kind: &Kind, a: &plan::Arm) -> Arm {
     let (scope, ident) = (&msg.scope, &f.ident);
     let tag = tag_value(&a.tag);
-    if !msg.strategy.inline && !is_closed(kind) {
+    if !msg.strategy.inline() && !is_closed(kind) {
         let codec = codec(kind, scope);
         let push = quote!(__fastrs::compact::push::<#codec>(&mut self.#ident, r, depth, #tag));
         return Arm::call(a, push);
     }
-    if msg.strategy.reuse && is_message(kind) {
+    if is_message(kind) {
         // The whole run, read into the messages the field kept at `clear()`.
         let (codec, recycle) = (codec(kind, scope), &msg.recycle);
         let run = quote!(__fastrs::merge_message_run::<#codec>(&mut self.#ident, &mut self.#recycle, r, #tag, depth));
@@ -394,7 +394,7 @@ fn element(msg: &Message, f: &Field, kind: &Kind, a: &plan::Arm) -> Arm {
                 self.#ident.push(v);
             }
         }
-    } else if kind.recycles() && msg.strategy.reuse {
+    } else if kind.recycles() {
         let (merge, spare) = (value_fn(msg, kind, ValueOp::Merge), spare(msg, kind));
         quote! {
             let mut v = #spare;
@@ -435,7 +435,7 @@ fn oneof_member(msg: &Message, o: usize, m: &Field, a: &plan::Arm) -> Arm {
         let body = match kind {
             // The same member again merges into (a message) or reuses (a
             // string) its value; another member starts from a fresh one.
-            Kind::String { .. } | Kind::Bytes { shared: false } | Kind::Message { .. } if !msg.strategy.reuse => {
+            Kind::String { .. } | Kind::Bytes { shared: false } | Kind::Message { .. } if !msg.strategy.inline() => {
                 let set_read = set(quote!(#read(r, depth)?));
                 quote! {
                     match &mut self.#ident {

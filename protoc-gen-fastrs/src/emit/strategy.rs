@@ -20,7 +20,7 @@ pub(super) fn value_fn(msg: &Message, kind: &Kind, op: ValueOp) -> TokenStream {
         ValueOp::Merge => (quote!(merge), quote!(merge)),
         ValueOp::Read => (quote!(read), quote!(read)),
     };
-    if msg.strategy.inline {
+    if msg.strategy.inline() {
         let codec = codec_call(kind, scope);
         quote!(#codec::#inline)
     } else {
@@ -41,7 +41,7 @@ pub(super) enum ValueOp {
 /// ...): the inlinable one, or its out-of-line twin in `compact`.
 pub(super) fn helper(msg: &Message, name: &str) -> TokenStream {
     let name = Ident::new(name, Span::call_site());
-    if msg.strategy.inline {
+    if msg.strategy.inline() {
         quote!(__fastrs::#name)
     } else {
         quote!(__fastrs::compact::#name)
@@ -54,13 +54,13 @@ pub(super) fn helper(msg: &Message, name: &str) -> TokenStream {
 /// (maps go through free functions; empty messages call nothing) that its
 /// table does not handle (a chain's sizes its fields by code).
 pub(super) fn codec_import(messages: &[Message]) -> TokenStream {
-    let by_code = |m: &Message| !m.strategy.table || m.chain.is_some();
+    let by_code = |m: &Message| !m.strategy.table() || m.chain.is_some();
     let calls_codecs = |m: &Message| {
         m.oneofs.iter().any(|o| by_code(m) || !o.members_are_entries())
             || by_code(m)
                 && m.fields.iter().any(|f| {
                     !matches!(
-                        (&f.shape, m.strategy.inline),
+                        (&f.shape, m.strategy.inline()),
                         (Shape::Map { .. }, _) | (Shape::Repeated { .. }, false)
                     )
                 })
@@ -90,10 +90,10 @@ pub(super) fn kept_member(msg: &Message, oneof: &Oneof, m: &Field) -> bool {
     let Shape::OneofMember(kind) = &m.shape else {
         return false;
     };
-    if msg.strategy.reuse {
+    if msg.strategy.inline() {
         kind.recycles()
     } else {
-        msg.strategy.table && oneof.keeps_buffers_in_table() && is_buffer(kind)
+        oneof.keeps_buffers_in_table() && is_buffer(kind)
     }
 }
 
@@ -124,7 +124,7 @@ pub(super) fn keep_method(kind: &Kind) -> Ident {
 /// decoder; a default one for a message that does not recycle.
 pub(super) fn spare(msg: &Message, kind: &Kind) -> TokenStream {
     let recycle = &msg.recycle;
-    if !msg.strategy.reuse {
+    if !msg.strategy.inline() {
         quote!(::core::default::Default::default())
     } else if is_message(kind) {
         quote!(self.#recycle.spare_message())
@@ -136,7 +136,7 @@ pub(super) fn spare(msg: &Message, kind: &Kind) -> TokenStream {
 /// How a view reads one value of codec `c` (a `fastrs::view::ViewCodec`):
 /// `view::{merge, merge_implicit}` inlined, or their out-of-line copies.
 pub(super) fn view_merge_fn(msg: &Message, c: &TokenStream, implicit: bool) -> TokenStream {
-    let module = if msg.strategy.inline {
+    let module = if msg.strategy.inline() {
         quote!(__fastrs::view)
     } else {
         quote!(__fastrs::view::compact)

@@ -344,7 +344,7 @@ fn member_arm(msg: &Message, o: &Oneof, m: &Field) -> TokenStream {
             #merge(&mut v, r, depth)?;
             self.#field = v.map(#module::#ty::#variant);
         }
-    } else if !msg.strategy.inline {
+    } else if !msg.strategy.inline() {
         let c = view_codec(kind, &msg.scope, false);
         quote! {
             if let ::core::option::Option::Some(v) = __fastrs::view::compact::merge_value::<#c>(r, depth)? {
@@ -359,12 +359,12 @@ fn member_arm(msg: &Message, o: &Oneof, m: &Field) -> TokenStream {
     }
 }
 
-/// With a predicting strategy, for a message that holds no messages (a
+/// With the inline strategy, for a message that holds no messages (a
 /// leaf of the recursion, as in `read`): its fields read in number order
 /// while their tags come next, a one- or two-byte compare each instead of a
 /// tag decode and a dispatch.
 fn in_order(msg: &Message, arms: &[Arm<'_>]) -> TokenStream {
-    if !msg.strategy.predict || !msg.plan.leaf {
+    if !msg.strategy.inline() || !msg.plan.leaf {
         return TokenStream::new();
     }
     let reads = arms.iter().filter(|a| a.planned.short()).map(|a| {

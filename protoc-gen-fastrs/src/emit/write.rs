@@ -16,7 +16,7 @@ pub fn body(msg: &Message) -> TokenStream {
     let slots = slots(msg, &msg.order);
     // Inlined fields keep the writer in registers; out-of-line ones are
     // calls, which take it by reference anyway.
-    if msg.strategy.inline {
+    if msg.strategy.inline() {
         quote! {
             w.in_registers(|w| {
                 self.#unknown.write(w);

@@ -495,7 +495,7 @@ impl<'a, 'e> FileCtx<'a, 'e> {
         let unknown_fields = names::unique_field_ident("unknown_fields", taken());
         let recycle = names::unique_field_ident("recycle", taken());
         let checks_required = self.index.checks_required(&format!(".{full_name}"));
-        let strategy = self.strategies.map_or(Strategy::SPEED, |s| s.of(&full_name));
+        let strategy = self.strategies.map_or(Strategy::Inline, |s| s.of(&full_name));
         let plan = Plan::new(&fields, &oneofs, &order);
         Message {
             checks_required,

@@ -138,7 +138,7 @@ pub struct Message {
     /// Name of the field that keeps unknown fields.
     pub unknown_fields: Ident,
     /// Name of the field that keeps cleared values' allocations for the
-    /// next decode (`fastrs::Recycler`), when the strategy reuses them.
+    /// next decode (`fastrs::Recycler`), if it has one ([`Message::has_recycler`]).
     pub recycle: Ident,
     /// The shape of its code (from its mode).
     pub strategy: Strategy,
@@ -471,8 +471,8 @@ impl Message {
     }
 
     /// True if the message has a `fastrs::Recycler` (its field `recycle`):
-    /// a message whose `clear` keeps values for reuse (`Strategy::reuse`),
-    /// or a message with a table and either a repeated field whose values
+    /// an inline message (whose `clear` keeps values for reuse,
+    /// [`Strategy::Inline`]), or a message with a table and either a repeated field whose values
     /// its table keeps (messages whose type has a table, strings or bytes)
     /// or a oneof that keeps its strings and bytes
     /// ([`Oneof::keeps_buffers_in_table`]). (Its table keeps its singular
@@ -482,12 +482,11 @@ impl Message {
     /// message type's derives and drop code.)
     #[must_use]
     pub fn has_recycler(&self) -> bool {
-        self.strategy.reuse
-            || self.strategy.table
-                && (self.fields.iter().any(|f| match &f.shape {
-                    Shape::Repeated { kind, .. } => kind.is_tabled() || kind.recycling() == Recycling::Buffer,
-                    _ => false,
-                }) || self.oneofs.iter().any(Oneof::keeps_buffers_in_table))
+        self.strategy.inline()
+            || (self.fields.iter().any(|f| match &f.shape {
+                Shape::Repeated { kind, .. } => kind.is_tabled() || kind.recycling() == Recycling::Buffer,
+                _ => false,
+            }) || self.oneofs.iter().any(Oneof::keeps_buffers_in_table))
     }
 
     /// True if `Debug` must hide a field's value (`debug_redact`), so the

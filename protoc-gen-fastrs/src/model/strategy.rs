@@ -1,57 +1,53 @@
 //! How each message's code is shaped: the only place that chooses between
-//! inline and out-of-line field code, whether decoders predict tags, and
-//! whether `clear` keeps buffers for reuse. Speed and size modes are
-//! presets of these choices; the mode rules of `Options` (a default, the
-//! run's size, prefixes of packages and messages) pick one per message.
+//! the two shapes, inline field code (speed mode) or a table the runtime
+//! interprets (size mode). The mode rules of `Options` (a default, the run's
+//! size, prefixes of packages and messages) pick one per message.
 
 use fastrs::descriptor::{DescriptorProto, FileDescriptorProto};
 
 use crate::options::{Mode, Options};
 
-/// The shape of one message's generated code.
+/// The shape of one message's generated code, one per [`Mode`]. Each is a
+/// set of choices that go together, so there is nothing to combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Strategy {
-    /// Each field's codec is inlined into the message's methods; else each
-    /// field is one call into code compiled once per type (`compact`).
-    pub inline: bool,
-    /// Decoders read fields in the number order encoders write them, each
-    /// if its tag comes next, and check for the tag expected after each
-    /// field; else one `match` on each tag.
-    pub predict: bool,
-    /// `merge_from` is a static decode table that the runtime's one
-    /// interpreter runs (`fastrs::__private::table`), with generated code
-    /// only for oneof members and map entries; else a `match` on each tag.
-    pub table: bool,
-    /// `clear` keeps the allocations of values (strings, bytes, nested
-    /// messages) for the next decode to fill, in a `fastrs::Recycler`.
-    pub reuse: bool,
+pub enum Strategy {
+    /// [`Mode::Speed`], the fastest code and the most to compile: each
+    /// field's codec is inlined into the message's methods; decoders read
+    /// fields in the number order encoders write them, each if its tag comes
+    /// next (they predict tags); and `clear` keeps the allocations of values
+    /// (strings, bytes, nested messages) in the message's
+    /// `fastrs::Recycler` for the next decode to fill.
+    Inline,
+    /// [`Mode::Size`], fast builds: `merge_from`, `size`, `write_backward`
+    /// and `clear` run a static table through the runtime's interpreters
+    /// (`fastrs::__private::table`), which keep values in the recycler if
+    /// the message has one (`Message::has_recycler`). Generated code is left
+    /// only for oneof members and map entries, one `match` on each tag, and
+    /// each of their fields is one call into code compiled once per type.
+    Table,
 }
 
 impl Strategy {
-    /// [`Mode::Speed`]: the fastest code, and the most to compile.
-    pub const SPEED: Strategy = Strategy {
-        inline: true,
-        predict: true,
-        table: false,
-        reuse: true,
-    };
-
-    /// [`Mode::Size`]: one call per field, decoding by table, and fast
-    /// builds.
-    pub const SIZE: Strategy = Strategy {
-        inline: false,
-        predict: false,
-        table: true,
-        reuse: false,
-    };
-
-    /// The preset of `mode`.
+    /// The strategy of `mode`.
     #[must_use]
     pub const fn of(mode: Mode) -> Strategy {
         match mode {
-            Mode::Speed => Strategy::SPEED,
-            Mode::Size => Strategy::SIZE,
+            Mode::Speed => Strategy::Inline,
+            Mode::Size => Strategy::Table,
         }
+    }
+
+    /// True for [`Strategy::Inline`]: inline field code, predicted tags, and
+    /// values kept for reuse by generated code.
+    #[must_use]
+    pub const fn inline(self) -> bool {
+        matches!(self, Strategy::Inline)
+    }
+
+    /// True for [`Strategy::Table`]: the message's methods run its table.
+    #[must_use]
+    pub const fn table(self) -> bool {
+        matches!(self, Strategy::Table)
     }
 }
 
@@ -104,7 +100,7 @@ impl<'o> Strategies<'o> {
     /// this run with a table: a table entry may then run its table.
     #[must_use]
     pub fn has_table(&self, type_name: &str) -> bool {
-        self.generated.contains(type_name) && self.of(&type_name[1..]).table
+        self.generated.contains(type_name) && self.of(&type_name[1..]).table()
     }
 
     /// The strategy of message `full_name` (without the leading dot).
