@@ -181,6 +181,13 @@ const CASES: &[(&str, &str)] = &[
     ),
     ("implicit presence closed enum", "edition = \"2023\";\nenum E {\n  option features.enum_type = CLOSED;\n  X = 0;\n}\nmessage A {\n  E e = 1 [features.field_presence = IMPLICIT];\n}\n"),
     ("required extension", "syntax = \"proto2\";\nmessage A {\n  extensions 100 to 200;\n}\nextend A {\n  required int32 x = 150;\n}\n"),
+    // The gaps against protoc 36.2 that issue 54 named.
+    ("packed string", "syntax = \"proto2\";\nmessage A {\n  repeated string a = 1 [packed = true];\n}\n"),
+    ("packed message", "syntax = \"proto3\";\nmessage A {\n  repeated A a = 1 [packed = true];\n}\n"),
+    ("packed singular field", "syntax = \"proto2\";\nmessage A {\n  optional int32 a = 1 [packed = true];\n}\n"),
+    ("packed extension string", "syntax = \"proto2\";\nmessage A {\n  extensions 100 to 200;\n}\nextend A {\n  repeated bytes b = 100 [packed = true];\n}\n"),
+    ("missing import", "syntax = \"proto3\";\n\nimport \"nowhere.proto\";\nmessage A {}\n"),
+    ("missing public import", "syntax = \"proto3\";\nimport \"google/protobuf/empty.proto\";\nimport public \"nowhere.proto\";\n"),
     ("unknown feature value", "edition = \"2023\";\noption features.field_presence = SOMETIMES;\n"),
 ];
 

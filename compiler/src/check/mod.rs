@@ -161,6 +161,7 @@ impl Checker<'_> {
         parent: Features,
     ) {
         let features = self.field_features(field, parent);
+        self.packed_rule(field, path);
         self.field_rules(scope, field, path);
         let place = Place {
             extension: false,
@@ -174,6 +175,7 @@ impl Checker<'_> {
 
     fn extension(&mut self, scope: &str, field: &d::FieldDescriptorProto, path: &[i32], parent: Features) {
         let features = self.field_features(field, parent);
+        self.packed_rule(field, path);
         self.extension_rules(scope, field, path);
         let place = Place {
             extension: true,

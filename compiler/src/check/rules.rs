@@ -13,6 +13,25 @@ use fastrs::schema::json_name;
 
 impl Checker<'_> {
     /// What proto3 forbids of a field or extension.
+    /// `[packed = true]` only on a repeated field of a scalar type (not a
+    /// string, bytes, message or group), as protoc requires. (`packed =
+    /// false` is accepted anywhere, as protoc does.)
+    pub(super) fn packed_rule(&mut self, field: &d::FieldDescriptorProto, path: &[i32]) {
+        let packed = field.options.as_ref().and_then(|o| o.packed) == Some(true);
+        let packable = field.label == Some(Label::Repeated)
+            && !matches!(
+                field.r#type,
+                Some(Type::String | Type::Bytes | Type::Message | Type::Group) | None
+            );
+        if packed && !packable {
+            self.problem(
+                path,
+                At::Type,
+                "[packed = true] can only be specified for repeated primitive fields.",
+            );
+        }
+    }
+
     pub(super) fn field_rules(&mut self, scope: &str, field: &d::FieldDescriptorProto, path: &[i32]) {
         if !self.proto3() {
             return;
