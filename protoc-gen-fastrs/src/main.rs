@@ -37,9 +37,14 @@ fn main() -> ExitCode {
 fn respond(request: &CodeGeneratorRequest) -> CodeGeneratorResponse {
     let mut response = CodeGeneratorResponse {
         supported_features: Some(Feature::Proto3Optional as u64 | Feature::SupportsEditions as u64),
-        // The editions this plugin reads.
+        // The editions this plugin reads: up to 2026, the last that protoc
+        // 36.2 knows. The features that shape code (presence, enum
+        // openness, repeated and message encoding, UTF-8 checks, JSON) have
+        // had the same defaults since 2023; what 2024 and 2026 add (naming
+        // style, symbol visibility, proto limits) is checked by the compiler
+        // that reads the schema.
         minimum_edition: Some(Edition::EditionProto2 as i32),
-        maximum_edition: Some(Edition::Edition2024 as i32),
+        maximum_edition: Some(Edition::Edition2026 as i32),
         ..Default::default()
     };
     let to_generate: Vec<String> = request.file_to_generate.iter().map(|f| f.to_string()).collect();

@@ -458,6 +458,78 @@ fn editions_files_go_through_the_plugin() {
     );
 }
 
+/// What the pure-Rust parser generates for `proto/editions/edition2026.proto`,
+/// its one file.
+fn edition_2026_by_the_pure_parser() -> String {
+    let root = root().join("proto");
+    let files = protoc_gen_fastrs::Builder::new()
+        .generate(&[root.join("editions/edition2026.proto")], &[&root])
+        .unwrap();
+    let [file] = &files[..] else {
+        panic!(
+            "one file for one package: {:?}",
+            files.iter().map(|f| &f.name).collect::<Vec<_>>()
+        )
+    };
+    assert_eq!(file.name, "fastrs.edition2026.rs");
+    file.content.clone()
+}
+
+/// Edition 2026 through `protoc --fastrs_out`: the plugin advertises it as
+/// its maximum edition (protoc refuses a file of a later edition than its
+/// plugin's), and generates what the pure-Rust parser does.
+#[test]
+fn edition_2026_goes_through_protoc() {
+    let dir = scratch("edition2026");
+    let out = protoc(&dir, "", &["editions/edition2026.proto"]);
+    assert!(
+        out.status.success(),
+        "protoc failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let code = std::fs::read_to_string(dir.join("fastrs.edition2026.rs")).unwrap();
+    assert!(code.contains("pub plain: i32,"), "IMPLICIT presence is a plain field");
+    assert_eq!(code, edition_2026_by_the_pure_parser());
+}
+
+/// Edition 2026 through the real `buf generate` (pinned in `tests/npm`), on
+/// a module of the project's editions schemas: buf takes the plugin's
+/// maximum edition too, and the output is the pure-Rust parser's.
+#[test]
+fn edition_2026_goes_through_buf_generate() {
+    let Some(npm) = fastrs_test_tools::npm_packages("buf generate", "tools", &root().join("tests/npm")) else {
+        return;
+    };
+    let dir = scratch("buf-edition2026");
+    let module = dir.join("proto/editions");
+    std::fs::create_dir_all(&module).unwrap();
+    std::fs::copy(
+        root().join("proto/editions/edition2026.proto"),
+        module.join("edition2026.proto"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("buf.yaml"), "version: v2\nmodules:\n  - path: proto\n").unwrap();
+    let plugin = env!("CARGO_BIN_EXE_protoc-gen-fastrs");
+    std::fs::write(
+        dir.join("buf.gen.yaml"),
+        format!("version: v2\nplugins:\n  - local: {plugin:?}\n    out: gen\n    strategy: all\n"),
+    )
+    .unwrap();
+    let out = Command::new(npm.join("node_modules/.bin/buf"))
+        .arg("generate")
+        .env("BUF_CACHE_DIR", fastrs_test_tools::target_dir().join("npm/buf-cache"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "buf generate failed or warned: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let code = std::fs::read_to_string(dir.join("gen/fastrs.edition2026.rs")).unwrap();
+    assert_eq!(code, edition_2026_by_the_pure_parser());
+}
+
 /// Editions need no protoc: the pure parser generates what the plugin
 /// generates from protoc's descriptors.
 #[test]

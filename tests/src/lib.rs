@@ -48,6 +48,13 @@ pub mod editions {
     fastrs::include_proto!("editions", "fastrs.editions");
 }
 
+/// fastrs-generated code for `proto/editions/edition2026.proto` (through
+/// the pure-Rust parser), with JSON.
+#[allow(clippy::all)]
+pub mod edition2026 {
+    fastrs::include_proto!("editions", "fastrs.edition2026");
+}
+
 /// fastrs-generated code for `proto/golden/golden.proto` with a map hasher
 /// other than std's (`Builder::map_hasher`).
 #[allow(clippy::all)]
