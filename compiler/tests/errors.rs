@@ -188,6 +188,19 @@ const CASES: &[(&str, &str)] = &[
     ("packed extension string", "syntax = \"proto2\";\nmessage A {\n  extensions 100 to 200;\n}\nextend A {\n  repeated bytes b = 100 [packed = true];\n}\n"),
     ("missing import", "syntax = \"proto3\";\n\nimport \"nowhere.proto\";\nmessage A {}\n"),
     ("missing public import", "syntax = \"proto3\";\nimport \"google/protobuf/empty.proto\";\nimport public \"nowhere.proto\";\n"),
+    // Naming styles (editions 2024 and 2026).
+    ("2024 message name", "edition = \"2024\";\npackage p;\nmessage foo_bar {}\n"),
+    ("2024 field name", "edition = \"2024\";\nmessage A {\n  int32 Bad = 1;\n}\n"),
+    ("2024 field underscores", "edition = \"2024\";\nmessage A {\n  int32 a_1 = 1;\n}\n"),
+    ("2024 enum value name", "edition = \"2024\";\nenum E {\n  E_UNSPECIFIED = 0;\n  Low = 1;\n}\n"),
+    ("2024 enum value underscores", "edition = \"2024\";\nenum E {\n  E__ZERO = 0;\n}\n"),
+    ("2024 package name", "edition = \"2024\";\npackage acme.Shop;\n"),
+    ("2024 service name", "edition = \"2024\";\nmessage M {}\nservice shop {\n  rpc Get(M) returns (M);\n}\n"),
+    ("2024 method name", "edition = \"2024\";\nmessage M {}\nservice Shop {\n  rpc get_it(M) returns (M);\n}\n"),
+    ("2024 oneof name", "edition = \"2024\";\nmessage M {\n  oneof Choice {\n    int32 a = 1;\n  }\n}\n"),
+    ("2024 extension name", "edition = \"2024\";\nmessage M {\n  extensions 1 to 5;\n}\nextend M {\n  int32 Bad = 1;\n}\n"),
+    ("2024 style back on in a message", "edition = \"2024\";\noption features.enforce_naming_style = STYLE_LEGACY;\nmessage ok_here { int32 Fine = 1; }\nmessage N {\n  option features.enforce_naming_style = STYLE2024;\n  int32 Bad = 1;\n}\n"),
+    ("2026 field name", "edition = \"2026\";\nmessage A {\n  int32 Bad = 1;\n}\n"),
     ("unknown feature value", "edition = \"2023\";\noption features.field_presence = SOMETIMES;\n"),
 ];
 

@@ -4,6 +4,7 @@
 //! problem names the element and the part of it protoc reports it at.
 
 mod features;
+mod naming;
 mod numbers;
 mod rules;
 
@@ -48,6 +49,7 @@ pub fn check(file: &d::FileDescriptorProto, schema: &Schema<'_>) -> Vec<Problem>
     for (i, extension) in file.extension.iter().enumerate() {
         checker.extension(package, extension, &[7, i as i32], features);
     }
+    checker.naming(file);
     checker.problems
 }
 
