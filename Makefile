@@ -134,10 +134,15 @@ profile:
 	benches/profile.sh "$(W)" $(OP) $(LIB)
 
 # The runtime's tests under Miri (nightly; the Miri component is installed if
-# missing). Checks the few unsafe blocks for undefined behaviour.
+# missing), then a slice of the size_mode and decode_dynamic fuzz targets'
+# seeds through the table interpreters and DynamicMessage (reading the seeds
+# needs the file system, so isolation is off). Checks the unsafe blocks for
+# undefined behaviour.
 miri:
 	rustup component add --toolchain nightly miri rust-src
 	CARGO_TARGET_DIR=target/miri $(CARGO) +nightly miri test -p fastrs --features bytes,reflect
+	CARGO_TARGET_DIR=target/miri MIRIFLAGS=-Zmiri-disable-isolation \
+		$(CARGO) +nightly miri test -p fastrs-tests --test fuzz_seeds
 
 # Each fuzz target for FUZZ_SECONDS (default 60) with cargo-fuzz (nightly).
 FUZZ_SECONDS ?= 60

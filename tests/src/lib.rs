@@ -158,6 +158,115 @@ where
     }
 }
 
+/// `DynamicMessage` on arbitrary input, against generated type `M`: both
+/// decode it or both fail with the same error kind; what decodes re-encodes
+/// to `encoded_len()` bytes that decode again to that length, and prints and
+/// re-parses as text and JSON (where it has a JSON form) to the same text.
+pub fn check_dynamic<M: fastrs::reflect::ReflectMessage>(input: &[u8]) {
+    use fastrs::reflect::DynamicMessage;
+    let generated = M::decode(input).map_err(|e| e.kind());
+    let dynamic = DynamicMessage::decode(M::descriptor(), input).map_err(|e| e.kind());
+    let message = match (generated, dynamic) {
+        (Ok(_), Ok(message)) => message,
+        (g, d) => {
+            assert_eq!(g.err(), d.err(), "the same error");
+            return;
+        }
+    };
+    let encoded = message.encode_to_vec();
+    assert_eq!(encoded.len(), message.encoded_len());
+    let again = DynamicMessage::decode(M::descriptor(), &encoded).expect("reads its own encoding");
+    assert_eq!(again.encoded_len(), encoded.len());
+    let text = message.to_text();
+    let parsed = DynamicMessage::parse_text(M::descriptor(), &text).expect("reads its own text");
+    assert_eq!(parsed.to_text(), text);
+    if let Ok(json) = message.to_json() {
+        let parsed = DynamicMessage::from_json(M::descriptor(), &json).expect("reads its own JSON");
+        assert_eq!(parsed.to_json().expect("prints again"), json);
+    }
+}
+
+/// Size mode against speed mode on arbitrary input, for the same message
+/// type generated both ways (`S` in speed mode, `Z` in size mode, which runs
+/// the table interpreters): both decode `input` or both fail with the same
+/// error kind; what decodes has the same encoding (compared through `S`,
+/// since maps may be hashed) of `size()` bytes, and the same JSON; and a
+/// size-mode message that is cleared and decoded again (into the values its
+/// recycler kept) is the message decoded fresh.
+pub fn check_size_mode<S, Z>(input: &[u8])
+where
+    S: fastrs::Message + PartialEq + serde::Serialize,
+    Z: fastrs::Message + serde::Serialize,
+{
+    let (speed, size) = match (S::decode(input), Z::decode(input)) {
+        (Ok(speed), Ok(size)) => (speed, size),
+        (speed, size) => {
+            assert_eq!(
+                speed.err().map(|e| e.kind()),
+                size.err().map(|e| e.kind()),
+                "the same error"
+            );
+            return;
+        }
+    };
+    let encoded = size.encode_to_vec();
+    assert_eq!(encoded.len(), size.size(), "size() matches the bytes written");
+    #[allow(clippy::eq_op)] // false exactly when a NaN is inside
+    let comparable = speed == speed;
+    let again = S::decode(&encoded).expect("speed mode reads size mode's encoding");
+    assert!(
+        !comparable || again == speed,
+        "size mode encodes what speed mode decoded"
+    );
+    assert_eq!(json_value(&speed), json_value(&size), "the same JSON");
+
+    let mut reused = size;
+    reused.clear();
+    assert_eq!(reused.size(), 0, "a cleared message is empty");
+    reused.fast_read(input).expect("decodes again after clear");
+    assert_eq!(reused.encode_to_vec().len(), encoded.len(), "reuse decodes the same");
+    let reread = S::decode(&reused.encode_to_vec()).expect("speed mode reads it");
+    assert!(
+        !comparable || reread == speed,
+        "a reused message decodes as a fresh one"
+    );
+}
+
+/// [`check_size_mode`] on the test messages that cover every shape the
+/// table interpreters handle: scalars, strings, lists, packed and expanded
+/// runs, maps, oneofs, nested and recursive messages, groups and closed
+/// enums (what the `size_mode` fuzz target and its seeds run).
+pub fn check_size_modes(input: &[u8]) {
+    use fast::fastrs::{test as s, test2 as s2};
+    use fast_size::fastrs::{test as z, test2 as z2};
+    check_size_mode::<s::Everything, z::Everything>(input);
+    check_size_mode::<s::Lists, z::Lists>(input);
+    check_size_mode::<s::Maps, z::Maps>(input);
+    check_size_mode::<s::Choice, z::Choice>(input);
+    check_size_mode::<s::Tree, z::Tree>(input);
+    check_size_mode::<s::Edges, z::Edges>(input);
+    check_size_mode::<s2::Groups, z2::Groups>(input);
+    check_size_mode::<s2::Closed, z2::Closed>(input);
+    check_size_mode::<s2::Envelope, z2::Envelope>(input);
+    check_size_mode::<s2::Nest, z2::Nest>(input);
+}
+
+/// [`check_dynamic`] on the test messages of every construct, proto3 and
+/// proto2 (what the `decode_dynamic` fuzz target and its seeds run).
+pub fn check_dynamics(input: &[u8]) {
+    use fast::fastrs::{test, test2};
+    check_dynamic::<test::Everything>(input);
+    check_dynamic::<test2::Groups>(input);
+    check_dynamic::<test2::Closed>(input);
+}
+
+/// A message's JSON as a `serde_json::Value` (whose objects compare
+/// whatever their keys' order), `None` if it has no JSON form.
+fn json_value<M: serde::Serialize>(message: &M) -> Option<serde_json::Value> {
+    let text = fastrs::json::to_string(message).ok()?;
+    Some(serde_json::from_str(&text).expect("fastrs prints valid JSON"))
+}
+
 /// The round-trip invariant every test, property test and fuzz target checks
 /// on arbitrary input: decoding either fails cleanly, or gives a message whose
 /// encoding is `size()` bytes long, decodes again, and re-encodes to the same
