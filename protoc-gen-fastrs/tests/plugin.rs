@@ -437,16 +437,22 @@ fn plugin_rejects_garbage_on_stdin_without_panicking() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a CodeGeneratorRequest"));
 }
 
-#[test]
-fn editions_files_go_through_the_plugin() {
-    let dir = scratch("editions");
-    let out = protoc(&dir, "", &["editions/editions.proto"]);
+/// The file `output` that protoc, running the plugin with no options,
+/// writes for `file` (under `proto/`).
+fn through_protoc(file: &str, output: &str) -> String {
+    let dir = scratch(output.trim_end_matches(".rs"));
+    let out = protoc(&dir, "", &[file]);
     assert!(
         out.status.success(),
         "protoc failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let code = std::fs::read_to_string(dir.join("fastrs.editions.rs")).unwrap();
+    std::fs::read_to_string(dir.join(output)).unwrap()
+}
+
+#[test]
+fn editions_files_go_through_the_plugin() {
+    let code = through_protoc("editions/editions.proto", "fastrs.editions.rs");
     assert!(code.contains("Group::<Child, 8>"), "DELIMITED is a group");
     assert!(
         code.contains("pub implicit_int: i32,"),
@@ -480,14 +486,7 @@ fn edition_2026_by_the_pure_parser() -> String {
 /// plugin's), and generates what the pure-Rust parser does.
 #[test]
 fn edition_2026_goes_through_protoc() {
-    let dir = scratch("edition2026");
-    let out = protoc(&dir, "", &["editions/edition2026.proto"]);
-    assert!(
-        out.status.success(),
-        "protoc failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let code = std::fs::read_to_string(dir.join("fastrs.edition2026.rs")).unwrap();
+    let code = through_protoc("editions/edition2026.proto", "fastrs.edition2026.rs");
     assert!(code.contains("pub plain: i32,"), "IMPLICIT presence is a plain field");
     assert_eq!(code, edition_2026_by_the_pure_parser());
 }
