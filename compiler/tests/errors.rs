@@ -201,6 +201,9 @@ const CASES: &[(&str, &str)] = &[
     ("2024 extension name", "edition = \"2024\";\nmessage M {\n  extensions 1 to 5;\n}\nextend M {\n  int32 Bad = 1;\n}\n"),
     ("2024 style back on in a message", "edition = \"2024\";\noption features.enforce_naming_style = STYLE_LEGACY;\nmessage ok_here { int32 Fine = 1; }\nmessage N {\n  option features.enforce_naming_style = STYLE2024;\n  int32 Bad = 1;\n}\n"),
     ("2026 field name", "edition = \"2026\";\nmessage A {\n  int32 Bad = 1;\n}\n"),
+    ("2026 nested export", "edition = \"2026\";\nmessage A {\n  export message B {}\n}\n"),
+    ("2026 deeply nested export", "edition = \"2026\";\npackage p;\nexport message A {\n  message B {\n    export message C {}\n  }\n}\n"),
+    ("2026 nested enum export", "edition = \"2026\";\nlocal message Ns {\n  export enum E { E_UNSPECIFIED = 0; }\n  reserved 1 to 100;\n}\n"),
     ("unknown feature value", "edition = \"2023\";\noption features.field_presence = SOMETIMES;\n"),
 ];
 

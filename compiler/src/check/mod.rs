@@ -7,6 +7,7 @@ mod features;
 mod naming;
 mod numbers;
 mod rules;
+mod visibility;
 
 pub use features::targets_and_editions;
 
@@ -50,6 +51,7 @@ pub fn check(file: &d::FileDescriptorProto, schema: &Schema<'_>) -> Vec<Problem>
         checker.extension(package, extension, &[7, i as i32], features);
     }
     checker.naming(file);
+    checker.visibility(file);
     checker.problems
 }
 
