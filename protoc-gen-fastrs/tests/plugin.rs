@@ -222,6 +222,27 @@ fn the_buf_example_options_generate_code_that_compiles_through_protoc() {
     run_buf_example(&dir);
 }
 
+/// `buf generate` in the module at `dir`, with the pinned buf installed
+/// under `npm` and its cache in the target directory.
+fn buf_generate(npm: &Path, dir: &Path) -> Command {
+    let mut generate = Command::new(npm.join("node_modules/.bin/buf"));
+    generate
+        .arg("generate")
+        .env("BUF_CACHE_DIR", fastrs_test_tools::target_dir().join("npm/buf-cache"))
+        .current_dir(dir);
+    generate
+}
+
+/// Runs `command`, which must succeed without a word on stderr.
+fn run_quietly(mut command: Command) {
+    let out = command.output().unwrap();
+    assert!(
+        out.status.success() && out.stderr.is_empty(),
+        "{command:?} failed or warned: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// `buf generate`, with the real buf (npm's `@bufbuild/buf`, pinned in
 /// `tests/npm`), on the example as documented: its module holds three
 /// packages in three directories, one of them in edition 2023, and the
@@ -238,19 +259,9 @@ fn buf_generate_runs_the_documented_example() {
             .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
     )
     .unwrap();
-    let out = Command::new(npm.join("node_modules/.bin/buf"))
-        .args(["generate", "--output"])
-        .arg(&dir)
-        .env("PATH", path)
-        .env("BUF_CACHE_DIR", fastrs_test_tools::target_dir().join("npm/buf-cache"))
-        .current_dir(root().join("examples/buf"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success() && out.stderr.is_empty(),
-        "buf generate failed or warned: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let mut generate = buf_generate(&npm, &root().join("examples/buf"));
+    generate.arg("--output").arg(&dir).env("PATH", path);
+    run_quietly(generate);
     run_buf_example(&dir);
 }
 
@@ -514,17 +525,7 @@ fn edition_2026_goes_through_buf_generate() {
         format!("version: v2\nplugins:\n  - local: {plugin:?}\n    out: gen\n    strategy: all\n"),
     )
     .unwrap();
-    let out = Command::new(npm.join("node_modules/.bin/buf"))
-        .arg("generate")
-        .env("BUF_CACHE_DIR", fastrs_test_tools::target_dir().join("npm/buf-cache"))
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success() && out.stderr.is_empty(),
-        "buf generate failed or warned: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_quietly(buf_generate(&npm, &dir));
     let code = std::fs::read_to_string(dir.join("gen/fastrs.edition2026.rs")).unwrap();
     assert_eq!(code, edition_2026_by_the_pure_parser());
 }

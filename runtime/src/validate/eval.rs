@@ -4,11 +4,11 @@
 use std::string::String;
 use std::vec::Vec;
 
-use super::path;
 use super::plan::{CelRule, Check, FieldPlan, MessagePlan, Plans, Rule, ValuePlan};
 use super::report::Report;
 use super::types::{FieldPathElement, Violation};
 use super::Error;
+use super::{path, support};
 use crate::cel::{Activation, Value};
 use crate::reflect::{Reflect, ValueRef};
 
@@ -241,7 +241,7 @@ impl Run<'_, '_> {
             Value::String(s) if s.is_empty() => return Ok(None),
             Value::String(s) => String::from(&*s),
             Value::Bool(false) if !rule.message.is_empty() => String::from(&*rule.message),
-            Value::Bool(false) => format!("{} returned false", go_quote(&rule.expression)),
+            Value::Bool(false) => support::returned_false(&rule.expression),
             other => {
                 return Err(Error::Runtime(format!(
                     "rule {} resolved to an unexpected type {}",
@@ -350,23 +350,4 @@ fn is_zero(raw: Option<ValueRef<'_>>, this: &Result<Value<'_>, Error>) -> bool {
         Ok(Value::Bytes(b)) => b.is_empty(),
         _ => false,
     }
-}
-
-/// `s` quoted as Go's `%q` does.
-fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

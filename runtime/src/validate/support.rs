@@ -182,7 +182,7 @@ impl Outcome for bool {
             return Ok(None);
         }
         if rule.message.is_empty() {
-            return Ok(Some(format!("{} returned false", go_quote(rule.expression))));
+            return Ok(Some(returned_false(rule.expression)));
         }
         Ok(Some(rule.message.into()))
     }
@@ -235,6 +235,14 @@ pub fn cel<O: Outcome>(report: &mut Report, rule: &CelRule, outcome: Result<O, E
         }
         Err(e) => Err(Error::Runtime(format!("error evaluating {}: {e}", rule.id))),
     }
+}
+
+/// The violation message of a CEL rule with no message of its own that
+/// returned `false`: its expression quoted as Go's `%q` quotes it (as the
+/// other implementations report it), then "returned false". Generated and
+/// dynamic validators both report it so.
+pub(super) fn returned_false(expression: &str) -> String {
+    format!("{} returned false", go_quote(expression))
 }
 
 /// `s` quoted as Go's `%q` quotes it.
