@@ -34,8 +34,8 @@ const STREAMING: &[&str] = &[
     "cancel_after_begin",
     "cancel_after_first_response",
 ];
-/// Connect's gzip, both ways.
-const GZIP_UNARY: &[&str] = &["gzip_unary"];
+/// Connect's gzip, both ways, and gRPC's compression probes over Connect.
+const GZIP_UNARY: &[&str] = &["gzip_unary", "client_compressed_unary", "server_compressed_unary"];
 const GZIP_STREAMING: &[&str] = &["gzip_client_streaming"];
 
 #[test]

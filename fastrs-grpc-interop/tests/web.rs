@@ -343,15 +343,18 @@ fn malformed_requests_get_the_protocols_error() {
     assert_eq!(code, 200, "still serving");
 }
 
-/// Connect's gzip: a gzipped request is read, a large answer is gzipped
-/// for a caller that accepts it, and another compression is refused.
+/// Connect's gzip: a gzipped request is read, an answer the handler lets
+/// the service gzip is gzipped for a caller that accepts it, and another
+/// compression is refused.
 #[test]
 fn connect_unary_gzip() {
     use flate2::{read::GzDecoder, write::GzEncoder, Compression};
     let server = ServerProcess::start();
     let addr = server.addr;
     let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
-    encoder.write_all(br#"{"responseSize": 4000}"#).unwrap();
+    encoder
+        .write_all(br#"{"responseSize": 4000, "responseCompressed": {"value": true}}"#)
+        .unwrap();
     let body = encoder.finish().unwrap();
     let request = |encoding: &str| {
         format!(

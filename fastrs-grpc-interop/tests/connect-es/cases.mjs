@@ -91,6 +91,25 @@ export function interopCases({ message, schema, client, gzipped, other }) {
       const r = await gzipped.unaryCall(message("SimpleRequest", { responseSize: 314159, payload: payload(271828) }));
       check(r.payload.body.length === 314159, `body of ${r.payload.body.length}`);
     },
+    // gRPC's compression probes, over Connect: the handler sees whether
+    // the request came gzipped, and decides whether its answer is.
+    async client_compressed_unary() {
+      const yes = message("BoolValue", { value: true });
+      const big = payload(271828);
+      const r = await gzipped.unaryCall(message("SimpleRequest", { expectCompressed: yes, responseSize: 314159, payload: big }));
+      check(r.payload.body.length === 314159, `body of ${r.payload.body.length}`);
+      await expectError(
+        () => client.unaryCall(message("SimpleRequest", { expectCompressed: yes, responseSize: 1, payload: big })),
+        Code.InvalidArgument,
+      );
+    },
+    async server_compressed_unary() {
+      for (const value of [true, false]) {
+        const request = { responseCompressed: message("BoolValue", { value }), responseSize: 314159 };
+        const r = await gzipped.unaryCall(message("SimpleRequest", request));
+        check(r.payload.body.length === 314159, `body of ${r.payload.body.length}`);
+      }
+    },
     async gzip_client_streaming() {
       const sizes = [27182, 8, 1828, 45904];
       const r = await gzipped.streamingInputCall(

@@ -1,15 +1,15 @@
-//! gzip for Connect: compressed requests are read (unary bodies, GET
-//! messages, stream envelopes), and unary answers are compressed for
-//! callers that accept it.
+//! gzip for Connect. A unary call's compression is the service's to
+//! decide, as over gRPC: the layer passes it through both ways
+//! ([`gzip_if`]). Stream envelopes are gunzipped and gzipped here.
 
 use std::io::{Read, Write};
 
 use bytes::Bytes;
 use tonic::codegen::http::HeaderMap;
 
-use super::grpc::Status;
+use super::grpc::{Message, Status};
 
-/// Answers smaller than this are sent as they are.
+/// Stream messages smaller than this are sent as they are.
 pub const MIN_COMPRESSED: usize = 1024;
 
 /// Whether the header `name` (a `content-encoding`) names gzip, or no
@@ -67,4 +67,15 @@ pub fn gzip(data: &[u8]) -> Bytes {
     // Writing to a Vec cannot fail.
     let _ = encoder.write_all(data);
     Bytes::from(encoder.finish().unwrap_or_default())
+}
+
+/// `bytes` as a message, gzipped if `gzip`.
+pub fn gzip_if(bytes: Bytes, gzip: bool) -> Message {
+    match gzip {
+        true => Message {
+            bytes: self::gzip(&bytes),
+            gzipped: true,
+        },
+        false => Message { bytes, gzipped: false },
+    }
 }

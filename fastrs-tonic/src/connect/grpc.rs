@@ -16,12 +16,22 @@ pub struct Answer {
     /// Response headers (gRPC's own removed).
     pub headers: HeaderMap,
     /// The messages, each without its frame.
-    pub messages: Vec<Bytes>,
+    pub messages: Vec<Message>,
     /// `grpc-status`, `grpc-message` and the encoded `google.rpc.Status`
     /// of `grpc-status-details-bin`, if the call failed.
     pub status: Status,
     /// Trailers (gRPC's own removed).
     pub trailers: HeaderMap,
+    /// The service refused the request's gzip before reading it (tonic
+    /// takes only the encodings a service enables).
+    pub refused_gzip: bool,
+}
+
+/// One message of a gRPC body, as it was sent: gzipped or not.
+#[derive(Clone, Debug)]
+pub struct Message {
+    pub bytes: Bytes,
+    pub gzipped: bool,
 }
 
 /// How a call ended.
@@ -31,24 +41,31 @@ pub struct Status {
     pub details: Option<Bytes>,
 }
 
-/// Frames `messages` as gRPC does (uncompressed).
-pub fn frame(messages: &[Bytes]) -> Bytes {
-    let mut out = BytesMut::new();
-    for message in messages {
-        out.extend_from_slice(&[0]);
-        out.extend_from_slice(&(message.len() as u32).to_be_bytes());
-        out.extend_from_slice(message);
-    }
+/// Frames `message` as gRPC does, flagged compressed if it is.
+pub fn frame(message: &Message) -> Bytes {
+    let mut out = BytesMut::with_capacity(message.bytes.len() + 5);
+    out.extend_from_slice(&[u8::from(message.gzipped)]);
+    out.extend_from_slice(&(message.bytes.len() as u32).to_be_bytes());
+    out.extend_from_slice(&message.bytes);
     out.freeze()
 }
 
-/// Calls `inner` with a gRPC request for `path` carrying `body` (framed
-/// messages) and the caller's `metadata`, and reads the whole answer.
-pub async fn call<S>(inner: S, path: &str, metadata: HeaderMap, body: Bytes) -> Answer
+/// Calls `inner` with a gRPC request for `path` carrying `message` and the
+/// caller's `metadata`, and reads the whole answer. `accept_gzip`: the
+/// service may gzip its answer (if it sends gzip, and its handler lets it).
+pub async fn call<S>(inner: S, path: &str, mut metadata: HeaderMap, message: &Message, accept_gzip: bool) -> Answer
 where
     S: Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible>,
 {
-    let response = start(inner, path, metadata, Body::new(http_body_util::Full::new(body))).await;
+    let gzip = HeaderValue::from_static("gzip");
+    if message.gzipped {
+        metadata.insert("grpc-encoding", gzip.clone());
+    }
+    if accept_gzip {
+        metadata.insert("grpc-accept-encoding", gzip);
+    }
+    let body = Body::new(http_body_util::Full::new(frame(message)));
+    let response = start(inner, path, metadata, body).await;
     read(response).await
 }
 
@@ -91,6 +108,7 @@ async fn read(response: http::Response<Body>) -> Answer {
                 messages: Vec::new(),
                 status,
                 trailers: HeaderMap::new(),
+                refused_gzip: false,
             };
         }
     };
@@ -99,6 +117,7 @@ async fn read(response: http::Response<Body>) -> Answer {
     } else {
         &mut headers
     };
+    let refused_gzip = refuses_gzip(from);
     let status = take_status(from);
     drop_own(&mut headers);
     drop_own(&mut trailers);
@@ -107,7 +126,16 @@ async fn read(response: http::Response<Body>) -> Answer {
         messages: unframe(data),
         status,
         trailers,
+        refused_gzip,
     }
+}
+
+/// Whether a status in `map` refuses the request's encoding: tonic answers
+/// `unimplemented` with the encodings it takes in `grpc-accept-encoding`.
+fn refuses_gzip(map: &HeaderMap) -> bool {
+    let unimplemented = map.get("grpc-status").is_some_and(|v| v == "12");
+    let accepted = map.get("grpc-accept-encoding").and_then(|v| v.to_str().ok());
+    unimplemented && accepted.is_some_and(|list| !list.split(',').any(|e| e.trim() == "gzip"))
 }
 
 /// Removes gRPC's own headers, and those that describe the gRPC body
@@ -145,15 +173,19 @@ pub fn take_status(map: &mut HeaderMap) -> Status {
 }
 
 /// The messages of a body of gRPC frames (a truncated frame is dropped).
-fn unframe(mut data: Bytes) -> Vec<Bytes> {
+fn unframe(mut data: Bytes) -> Vec<Message> {
     let mut messages = Vec::new();
     while data.len() >= 5 {
         let len = u32::from_be_bytes([data[1], data[2], data[3], data[4]]) as usize;
         if data.len() < 5 + len {
             break;
         }
+        let gzipped = data[0] & 1 == 1;
         data.advance(5);
-        messages.push(data.split_to(len));
+        messages.push(Message {
+            bytes: data.split_to(len),
+            gzipped,
+        });
     }
     messages
 }

@@ -50,7 +50,7 @@ use tonic::body::Body;
 use tonic::codegen::http::{self, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use tower_service::Service;
 
-use grpc::{Answer, Status};
+use grpc::{Answer, Message, Status};
 use protocol::{Call, Codec};
 use stream::{Direction, Envelopes, Rewrite};
 
@@ -209,7 +209,7 @@ struct Translation<S> {
 
 impl<S> Translation<S>
 where
-    S: Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible>,
+    S: Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible> + Clone,
 {
     async fn answer(self, call: Call, request: http::Request<Body>) -> http::Response<Body> {
         let (parts, body) = request.into_parts();
@@ -217,22 +217,18 @@ where
         let metadata = metadata_of(&parts.headers);
         match call {
             Call::Unary(codec) => {
-                let gzip = compress::accepts_gzip(&parts.headers, "accept-encoding");
+                let accept_gzip = compress::accepts_gzip(&parts.headers, "accept-encoding");
                 let encoding = compress::is_gzip(&parts.headers, "content-encoding");
                 let message = match (encoding, read_body(body).await) {
-                    (Ok(true), Ok(message)) => compress::gunzip(&message, MAX_REQUEST),
-                    (Ok(false), read) => read,
-                    (Err(status), _) | (_, Err(status)) => Err(status),
+                    (Ok(gzipped), Ok(bytes)) => Message { bytes, gzipped },
+                    (Err(status), _) | (_, Err(status)) => return unary_error(&status, &HeaderMap::new()),
                 };
-                match message {
-                    Ok(message) => self.unary(&path, codec, metadata, message, gzip).await,
-                    Err(status) => unary_error(&status, &HeaderMap::new()),
-                }
+                self.unary(&path, codec, metadata, message, accept_gzip).await
             }
             Call::Get => match self.get_message(&path, parts.uri.query().unwrap_or("")) {
                 Ok((codec, message)) => {
-                    let gzip = compress::accepts_gzip(&parts.headers, "accept-encoding");
-                    self.unary(&path, codec, metadata, message, gzip).await
+                    let accept_gzip = compress::accepts_gzip(&parts.headers, "accept-encoding");
+                    self.unary(&path, codec, metadata, message, accept_gzip).await
                 }
                 Err(status) => unary_error(&status, &HeaderMap::new()),
             },
@@ -251,27 +247,33 @@ where
         }
     }
 
-    /// A unary call; `gzip`: the caller accepts a gzipped answer.
+    /// A unary call; `accept_gzip`: the caller accepts a gzipped answer.
+    /// Compression is the service's to decide, as over gRPC: a gzipped
+    /// request reaches it as a compressed message, and its answer is
+    /// gzipped when it would be for a gRPC caller that accepts gzip.
     async fn unary(
         self,
         path: &str,
         codec: Codec,
         metadata: HeaderMap,
-        message: Bytes,
-        gzip: bool,
+        message: Message,
+        accept_gzip: bool,
     ) -> http::Response<Body> {
-        let message = match self.to_binary(path, codec, message) {
-            Ok(message) => message,
-            Err(status) => return unary_error(&status, &HeaderMap::new()),
-        };
         let pool = self.pool.clone();
-        let answer = grpc::call(self.inner, path, metadata, grpc::frame(&[message])).await;
+        let answer = match self.to_binary(path, codec, message) {
+            Ok(message) => self.call(path, metadata, message, accept_gzip).await,
+            Err(status) => Err(status),
+        };
         let Answer {
             headers,
             messages,
             status,
             trailers,
-        } = answer;
+            ..
+        } = match answer {
+            Ok(answer) => answer,
+            Err(status) => return unary_error(&status, &HeaderMap::new()),
+        };
         let mut headers = with_trailers(headers, &trailers);
         if status.code != 0 {
             return unary_error(&status, &headers);
@@ -284,19 +286,41 @@ where
             };
             return unary_error(&status, &headers);
         };
-        let mut body = match Self::from_binary(pool.as_ref(), path, codec, message.clone()) {
+        let body = match Self::from_binary(pool.as_ref(), path, codec, message.clone(), accept_gzip) {
             Ok(body) => body,
             Err(status) => return unary_error(&status, &headers),
         };
-        if gzip && body.len() >= compress::MIN_COMPRESSED {
-            body = compress::gzip(&body);
+        if body.gzipped {
             headers.insert(http::header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
         }
         headers.insert(
             http::header::CONTENT_TYPE,
             HeaderValue::from_static(codec.unary_content_type()),
         );
-        response(StatusCode::OK, headers, full(body))
+        response(StatusCode::OK, headers, full(body.bytes))
+    }
+
+    /// Calls the service with `message` (binary), gzipped if the caller
+    /// sent it gzipped. A service that takes no gzip refuses such a request
+    /// unread; it gets the message again, plain.
+    async fn call(
+        self,
+        path: &str,
+        metadata: HeaderMap,
+        message: Message,
+        accept_gzip: bool,
+    ) -> Result<Answer, Status> {
+        let spare = message.gzipped.then(|| (self.inner.clone(), metadata.clone()));
+        let answer = grpc::call(self.inner, path, metadata, &message, accept_gzip).await;
+        let Some((mut inner, metadata)) = spare.filter(|_| answer.refused_gzip) else {
+            return Ok(answer);
+        };
+        let plain = Message {
+            bytes: compress::gunzip(&message.bytes, MAX_REQUEST)?,
+            gzipped: false,
+        };
+        let Ok(()) = std::future::poll_fn(|cx| inner.poll_ready(cx)).await;
+        Ok(grpc::call(inner, path, metadata, &plain, accept_gzip).await)
     }
 
     /// A stream, translated frame by frame.
@@ -350,7 +374,7 @@ where
     }
 
     /// The codec and message of a GET call (`?encoding=...&message=...`).
-    fn get_message(&self, path: &str, query: &str) -> Result<(Codec, Bytes), Status> {
+    fn get_message(&self, path: &str, query: &str) -> Result<(Codec, Message), Status> {
         let mut codec = None;
         let mut message = Bytes::new();
         let mut base64 = false;
@@ -368,14 +392,17 @@ where
         if base64 {
             message = decode_base64_url(&message).ok_or_else(|| status(3, "the message is not base64"))?;
         }
-        if gzip {
-            message = compress::gunzip(&message, MAX_REQUEST)?;
-        }
         let codec = codec.ok_or_else(|| status(3, "a GET call needs encoding=proto or encoding=json"))?;
         if !self.side_effect_free(path) {
             return Err(status(3, "GET is for methods with idempotency_level = NO_SIDE_EFFECTS"));
         }
-        Ok((codec, message))
+        Ok((
+            codec,
+            Message {
+                bytes: message,
+                gzipped: gzip,
+            },
+        ))
     }
 
     /// Whether the method is marked `NO_SIDE_EFFECTS` (GET may call it).
@@ -387,8 +414,9 @@ where
         method.is_some_and(|(_, _, options)| idempotency_level(&options) == 1)
     }
 
-    /// A request message as the binary the service reads.
-    fn to_binary(&self, path: &str, codec: Codec, message: Bytes) -> Result<Bytes, Status> {
+    /// A request message as the binary the service reads, gzipped again
+    /// if it came gzipped (the service is told, as a gRPC caller's is).
+    fn to_binary(&self, path: &str, codec: Codec, message: Message) -> Result<Message, Status> {
         if codec == Codec::Proto {
             return Ok(message);
         }
@@ -397,17 +425,39 @@ where
             .as_ref()
             .ok_or_else(|| status(12, "this server takes only the binary codec"))?;
         let (input, _, _) = method_of(pool, path).ok_or_else(|| status(12, "no descriptors for this method"))?;
-        json_to_binary(&input, &message)
+        let json = match message.gzipped {
+            true => compress::gunzip(&message.bytes, MAX_REQUEST)?,
+            false => message.bytes,
+        };
+        Ok(compress::gzip_if(json_to_binary(&input, &json)?, message.gzipped))
     }
 
-    /// A response message in the call's codec.
-    fn from_binary(pool: Option<&DescriptorPool>, path: &str, codec: Codec, message: Bytes) -> Result<Bytes, Status> {
-        if codec == Codec::Proto {
+    /// A response message in the call's codec, gzipped if the service
+    /// gzipped it and the caller accepts gzip.
+    fn from_binary(
+        pool: Option<&DescriptorPool>,
+        path: &str,
+        codec: Codec,
+        message: Message,
+        accept_gzip: bool,
+    ) -> Result<Message, Status> {
+        if codec == Codec::Proto && (accept_gzip || !message.gzipped) {
             return Ok(message);
         }
-        let pool = pool.ok_or_else(|| status(12, "this server takes only the binary codec"))?;
-        let (_, output, _) = method_of(pool, path).ok_or_else(|| status(12, "no descriptors for this method"))?;
-        binary_to_json(&output, &message)
+        let binary = match message.gzipped {
+            true => compress::gunzip(&message.bytes, usize::MAX >> 1).map_err(|e| status(13, &e.message))?,
+            false => message.bytes,
+        };
+        let bytes = match codec {
+            Codec::Proto => binary,
+            Codec::Json => {
+                let pool = pool.ok_or_else(|| status(12, "this server takes only the binary codec"))?;
+                let (_, output, _) =
+                    method_of(pool, path).ok_or_else(|| status(12, "no descriptors for this method"))?;
+                binary_to_json(&output, &binary)?
+            }
+        };
+        Ok(compress::gzip_if(bytes, message.gzipped && accept_gzip))
     }
 }
 
@@ -472,6 +522,8 @@ fn metadata_of(headers: &HeaderMap) -> HeaderMap {
                     | "content-length"
                     | "content-encoding"
                     | "accept-encoding"
+                    | "grpc-encoding"
+                    | "grpc-accept-encoding"
                     | "host"
                     | "connection"
                     | "te"
