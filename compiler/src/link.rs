@@ -10,14 +10,21 @@ use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 
 use crate::error::Problem;
 use crate::parse::At;
-use crate::symbols::{join, Kind, Symbols, Unresolved};
+use crate::symbols::{join, Kind, Local, Symbols, Unresolved};
 use crate::text::{shortest_double, shortest_float};
 
-/// Links `file`, whose names may come from the files `visible` (by index).
-/// Returns the problems found, in protoc's wording.
-pub fn link(file: &mut d::FileDescriptorProto, symbols: &Symbols, visible: &HashSet<usize>) -> Vec<Problem> {
+/// Links `file` (loaded as file number `index`), whose names may come
+/// from the files `visible` (by index). Returns the problems found, in
+/// protoc's wording.
+pub fn link(
+    file: &mut d::FileDescriptorProto,
+    index: usize,
+    symbols: &Symbols,
+    visible: &HashSet<usize>,
+) -> Vec<Problem> {
     let mut linker = Linker {
         symbols,
+        index,
         visible,
         file_name: file.name.as_deref().unwrap_or("").to_owned(),
         proto3: file.syntax.as_deref() == Some("proto3"),
@@ -42,6 +49,8 @@ pub fn link(file: &mut d::FileDescriptorProto, symbols: &Symbols, visible: &Hash
 
 struct Linker<'a> {
     symbols: &'a Symbols,
+    /// The linked file's index among the loaded files.
+    index: usize,
     visible: &'a HashSet<usize>,
     file_name: String,
     proto3: bool,
@@ -72,7 +81,7 @@ impl Linker<'_> {
     fn extension(&mut self, scope: &str, field: &mut d::FieldDescriptorProto, path: &[i32]) {
         let full = join(scope, field.name.as_deref().unwrap_or(""));
         if let Some(extendee) = field.extendee.as_deref().map(str::to_owned) {
-            if let Some(resolved) = self.message_type(&extendee, &full, path, At::Extendee) {
+            if let Some(resolved) = self.message_type(&extendee, &full, path, At::Extendee, " target of extend") {
                 field.extendee = Some(resolved.into());
             }
         }
@@ -89,7 +98,7 @@ impl Linker<'_> {
                 (&mut method.output_type, At::OutputType),
             ] {
                 if let Some(written) = ty.as_deref().map(str::to_owned) {
-                    if let Some(resolved) = self.message_type(&written, &full, &at, part) {
+                    if let Some(resolved) = self.message_type(&written, &full, &at, part, " ") {
                         *ty = Some(resolved.into());
                     }
                 }
@@ -98,14 +107,15 @@ impl Linker<'_> {
     }
 
     /// The full name (`.pkg.M`) of the message `written` names, seen from
-    /// `relative_to`; problems go to the part `at` of the element `path`.
-    fn message_type(&mut self, written: &str, relative_to: &str, path: &[i32], at: At) -> Option<String> {
+    /// `relative_to`, for `usage` (protoc's words, in its spacing);
+    /// problems go to the part `at` of the element `path`.
+    fn message_type(&mut self, written: &str, relative_to: &str, path: &[i32], at: At, usage: &str) -> Option<String> {
         let (full, kind) = self.resolve(written, relative_to, path, at)?;
         if kind != Kind::Message {
             self.problem(path, at, format!("\"{written}\" is not a message type."));
             return None;
         }
-        Some(format!(".{full}"))
+        self.visible(&full, usage, path, at).then(|| format!(".{full}"))
     }
 
     fn resolve(&mut self, written: &str, relative_to: &str, path: &[i32], at: At) -> Option<(String, Kind)> {
@@ -123,6 +133,30 @@ impl Linker<'_> {
                 None
             }
         }
+    }
+
+    /// Whether the type `full` may be used here: it is in this file, or
+    /// not local to its own (symbol visibility); a problem if not.
+    fn visible(&mut self, full: &str, usage: &str, path: &[i32], at: At) -> bool {
+        let Some(symbol) = self.symbols.get(full) else {
+            return true;
+        };
+        let reason = match symbol.local {
+            _ if symbol.file == self.index => return true,
+            None => return true,
+            Some(Local::Explicit) => "It is explicitly marked 'local'".to_owned(),
+            Some(Local::ByDefault(default)) => format!(
+                "It defaulted to local from file-level 'option features.default_symbol_visibility = '{}';",
+                fastrs::Enum::as_str_name(default)
+            ),
+        };
+        let message = format!(
+            "Symbol \"{full}\", defined in \"{}\"{usage} is not visible from \"{}\". {reason} and cannot be \
+             accessed outside its own file",
+            self.symbols.file_names[symbol.file], self.file_name
+        );
+        self.problem(path, at, message);
+        false
     }
 
     fn unresolved(&self, written: &str, why: Unresolved) -> String {
@@ -144,7 +178,8 @@ impl Linker<'_> {
         let name = field.name.as_deref().unwrap_or("").to_owned();
         let full = join(scope, &name);
         if let Some(written) = field.type_name.as_deref().map(str::to_owned) {
-            if let Some((resolved, kind)) = self.resolve(&written, &full, path, At::Type) {
+            let resolved = self.resolve(&written, &full, path, At::Type);
+            if let Some((resolved, kind)) = resolved.filter(|(r, _)| self.visible(r, " ", path, At::Type)) {
                 match (field.r#type, kind) {
                     (None, Kind::Message) => field.r#type = Some(Type::Message),
                     (None, _) => field.r#type = Some(Type::Enum),

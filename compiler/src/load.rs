@@ -241,7 +241,7 @@ impl Loader<'_> {
             let mut found = Vec::new();
             if self.compiled[index] {
                 let visible = self.visible(index);
-                found = crate::link::link(&mut self.files[index], &self.symbols, &visible);
+                found = crate::link::link(&mut self.files[index], index, &self.symbols, &visible);
             }
             problems.push(found);
         }

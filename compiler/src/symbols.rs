@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use fastrs::descriptor as d;
+use fastrs::descriptor::feature_set::visibility_feature::DefaultSymbolVisibility;
 
 use crate::error::Problem;
 use crate::parse::At;
@@ -45,6 +46,55 @@ pub struct Symbol {
     /// Where a message, enum or extension sits in its file: the indices of
     /// the enclosing messages, then its own index.
     pub path: Arc<[usize]>,
+    /// Why a message or enum is local to its file (symbol visibility,
+    /// editions 2024 on); `None`: other files may use it.
+    pub local: Option<Local>,
+}
+
+/// Why a type is local to its file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Local {
+    /// It says `local`.
+    Explicit,
+    /// By the file's `default_symbol_visibility` (set or by edition).
+    ByDefault(DefaultSymbolVisibility),
+}
+
+impl Local {
+    /// A type's visibility: its keyword, else the file's `default` (a
+    /// nested type is local under `EXPORT_TOP_LEVEL`).
+    fn of(keyword: Option<d::SymbolVisibility>, nested: bool, default: DefaultSymbolVisibility) -> Option<Local> {
+        use DefaultSymbolVisibility as V;
+        match keyword {
+            Some(d::SymbolVisibility::VisibilityLocal) => Some(Local::Explicit),
+            Some(d::SymbolVisibility::VisibilityExport) => None,
+            _ => match default {
+                V::ExportTopLevel if nested => Some(Local::ByDefault(default)),
+                V::LocalAll | V::Strict => Some(Local::ByDefault(default)),
+                V::ExportAll | V::ExportTopLevel | V::DefaultSymbolVisibilityUnknown => None,
+            },
+        }
+    }
+}
+
+/// The `default_symbol_visibility` of `file`: its option (interpreted, or
+/// still as written when names are declared), else its edition's default
+/// (`EXPORT_ALL` before 2024, `EXPORT_TOP_LEVEL` in 2024, `STRICT` from
+/// 2026).
+pub fn default_visibility(file: &d::FileDescriptorProto) -> DefaultSymbolVisibility {
+    let options = file.options.as_ref();
+    let interpreted = options
+        .and_then(|o| o.features.as_ref())
+        .and_then(|f| f.default_symbol_visibility);
+    let written = || options.and_then(|o| o.uninterpreted_option.iter().rev().find_map(written_visibility));
+    if let Some(visibility) = interpreted.or_else(written) {
+        return visibility;
+    }
+    match file.edition {
+        Some(edition) if edition as i32 >= d::Edition::Edition2026 as i32 => DefaultSymbolVisibility::Strict,
+        Some(edition) if edition as i32 >= d::Edition::Edition2024 as i32 => DefaultSymbolVisibility::ExportTopLevel,
+        _ => DefaultSymbolVisibility::ExportAll,
+    }
 }
 
 /// Why a name did not resolve.
@@ -79,6 +129,7 @@ impl Symbols {
         let mut declare = Declarer {
             symbols: self,
             file: index,
+            visibility: default_visibility(file),
             problems,
         };
         for (i, message) in file.message_type.iter().enumerate() {
@@ -193,6 +244,7 @@ impl Symbol {
             file,
             values: None,
             path: Arc::new([]),
+            local: None,
         }
     }
 
@@ -202,6 +254,7 @@ impl Symbol {
             file,
             values: None,
             path: path.into(),
+            local: None,
         }
     }
 }
@@ -218,9 +271,39 @@ pub fn join(scope: &str, name: &str) -> String {
     out
 }
 
+/// The visibility an uninterpreted file option sets, written
+/// `features.default_symbol_visibility = V` or `features = { ...: V }`.
+fn written_visibility(option: &d::UninterpretedOption) -> Option<DefaultSymbolVisibility> {
+    const FEATURE: &str = "default_symbol_visibility";
+    let names: Vec<&str> = option
+        .name
+        .iter()
+        .map(|part| match part.is_extension {
+            Some(true) => "(extension)",
+            _ => part.name_part.as_deref().unwrap_or(""),
+        })
+        .collect();
+    let value = match names.as_slice() {
+        ["features", FEATURE] => option.identifier_value.as_deref()?,
+        ["features"] => {
+            let aggregate = option.aggregate_value.as_deref()?;
+            let after = &aggregate[aggregate.find(FEATURE)? + FEATURE.len()..];
+            let after = after.trim_start().strip_prefix(':')?.trim_start();
+            let end = after
+                .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .unwrap_or(after.len());
+            &after[..end]
+        }
+        _ => return None,
+    };
+    <DefaultSymbolVisibility as fastrs::Enum>::from_str_name(value)
+}
+
 struct Declarer<'a> {
     symbols: &'a mut Symbols,
     file: usize,
+    /// The file's `default_symbol_visibility`.
+    visibility: DefaultSymbolVisibility,
     problems: &'a mut Vec<Problem>,
 }
 
@@ -270,7 +353,12 @@ impl Declarer<'_> {
         for (i, nested) in message.nested_type.iter().enumerate() {
             self.message(&name, nested, &[index, &[i]].concat(), &child(3, i));
         }
-        self.add(name, Symbol::at(Kind::Message, self.file, index), at);
+        let local = Local::of(message.visibility, index.len() > 1, self.visibility);
+        let symbol = Symbol {
+            local,
+            ..Symbol::at(Kind::Message, self.file, index)
+        };
+        self.add(name, symbol, at);
     }
 
     /// An enum's values, as siblings of the enum (C++ scoping), then the
@@ -295,6 +383,7 @@ impl Declarer<'_> {
             file: self.file,
             values: Some(values),
             path: index.into(),
+            local: Local::of(enum_type.visibility, index.len() > 1, self.visibility),
         };
         self.add(name, symbol, at);
     }

@@ -205,6 +205,16 @@ const CASES: &[(&str, &str)] = &[
     ("2026 deeply nested export", "edition = \"2026\";\npackage p;\nexport message A {\n  message B {\n    export message C {}\n  }\n}\n"),
     ("2026 nested enum export", "edition = \"2026\";\nlocal message Ns {\n  export enum E { E_UNSPECIFIED = 0; }\n  reserved 1 to 100;\n}\n"),
     ("unknown feature value", "edition = \"2023\";\noption features.field_presence = SOMETIMES;\n"),
+    // Symbol visibility across files (editions 2024 and 2026).
+    ("local message from another file", "edition = \"2024\";\npackage p;\nimport \"b.proto\";\nmessage A {\n  q.L l = 1;\n}\n==> b.proto\nedition = \"2024\";\npackage q;\nlocal message L {}\n"),
+    ("local enum from another file", "edition = \"2023\";\nimport \"b.proto\";\nmessage A {\n  E e = 1;\n}\n==> b.proto\nedition = \"2024\";\nlocal enum E {\n  E_UNSPECIFIED = 0;\n}\n"),
+    ("nested message local by 2024 default", "edition = \"2024\";\nimport \"b.proto\";\nmessage A {\n  B.N n = 1;\n}\n==> b.proto\nedition = \"2024\";\nmessage B {\n  message N {}\n}\n"),
+    ("top-level message local by 2026 default", "edition = \"2026\";\nimport \"b.proto\";\nmessage A {\n  B b = 1;\n}\n==> b.proto\nedition = \"2026\";\nmessage B {}\n"),
+    ("local by file option", "syntax = \"proto3\";\nimport \"b.proto\";\nmessage A {\n  B b = 1;\n}\n==> b.proto\nedition = \"2024\";\noption features.default_symbol_visibility = LOCAL_ALL;\nmessage B {}\n"),
+    ("local by aggregate file option", "syntax = \"proto3\";\nimport \"b.proto\";\nmessage A {\n  B b = 1;\n}\n==> b.proto\nedition = \"2024\";\noption features = { default_symbol_visibility: LOCAL_ALL };\nmessage B {}\n"),
+    ("local method input", "edition = \"2024\";\nimport \"b.proto\";\nmessage M {}\nservice S {\n  rpc Go(B) returns (M);\n}\n==> b.proto\nedition = \"2024\";\nlocal message B {}\n"),
+    ("local method output", "edition = \"2024\";\nimport \"b.proto\";\nmessage M {}\nservice S {\n  rpc Go(M) returns (B);\n}\n==> b.proto\nedition = \"2024\";\nlocal message B {}\n"),
+    ("local extendee", "edition = \"2024\";\nimport \"b.proto\";\nextend B {\n  int32 x = 1;\n}\n==> b.proto\nedition = \"2024\";\nlocal message B {\n  extensions 1 to 5;\n}\n"),
 ];
 
 /// The first error line a compiler printed: file, line and column (when

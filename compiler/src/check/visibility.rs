@@ -8,7 +8,7 @@ use fastrs::descriptor::feature_set::visibility_feature::DefaultSymbolVisibility
 
 use super::Checker;
 use crate::error::Problem;
-use crate::symbols::join;
+use crate::symbols::{default_visibility, join};
 
 /// One past the largest field number: where `reserved 1 to max` ends.
 const END_OF_NUMBERS: i32 = 536_870_912;
@@ -16,16 +16,7 @@ const END_OF_NUMBERS: i32 = 536_870_912;
 impl Checker<'_> {
     /// Checks the nested types of `file` under `STRICT` visibility.
     pub(super) fn visibility(&mut self, file: &d::FileDescriptorProto) {
-        let explicit = file
-            .options
-            .as_ref()
-            .and_then(|o| o.features.as_ref())
-            .and_then(|f| f.default_symbol_visibility);
-        let strict = match explicit {
-            Some(visibility) => visibility == DefaultSymbolVisibility::Strict,
-            None => self.edition >= d::Edition::Edition2026 as i32,
-        };
-        if !strict {
+        if default_visibility(file) != DefaultSymbolVisibility::Strict {
             return;
         }
         let package = file.package.as_deref().unwrap_or("");
