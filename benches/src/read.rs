@@ -48,6 +48,50 @@ macro_rules! int_lists {
 
 int_lists!(Int64List, Uint64List, Sint64List, Fixed64List, Sfixed64List);
 
+/// Reads a message with plain `for` loops, as users write them (`next`
+/// one value at a time, where [`ReadAll`] folds).
+pub trait ReadFor {
+    fn read_for(&self) -> u64;
+}
+
+/// A message read by [`ReadFor`].
+pub struct ForLoop<M>(pub M);
+
+impl<M: ReadFor> ReadAll for ForLoop<M> {
+    fn read_all(&self) -> u64 {
+        self.0.read_for()
+    }
+}
+
+/// A repeated integer field, read in a `for` loop over a reference to it.
+macro_rules! int_lists_for {
+    ($($ty:ty),*) => {$(
+        impl ReadFor for $ty {
+            fn read_for(&self) -> u64 {
+                let mut sum = 0;
+                for v in &self.values {
+                    sum = add(sum, v.bits());
+                }
+                sum
+            }
+        }
+    )*};
+}
+
+macro_rules! all_int_lists_for {
+    ($($list:ident),*) => {$(
+        int_lists_for!(
+            pb::bench::ints::$list,
+            fast::bench::ints::$list,
+            <fast::bench::ints::$list as fastrs::HasView>::View<'_>,
+            <bf::bench::ints::$list as buffa::HasMessageView>::View<'_>
+        );
+    )*};
+}
+
+all_int_lists_for!(Int64List, Uint64List, Sint64List, Fixed64List, Sfixed64List);
+int_lists_for!(qp::bench::ints::Int64List, qp::bench::ints::Sint64List);
+
 macro_rules! quick_lists {
     ($($list:ty),*) => {$(
         impl ReadAll for $list {
@@ -176,7 +220,8 @@ pub(crate) fn op<M: ReadAll>(
 /// Every library's decode-and-read of one message type; `$quick` is left
 /// out where quick-protobuf cannot read the payload (see the suite).
 macro_rules! read_rows {
-    ($payloads:expr, $($path:ident)::+ $(, $quick:ty)?) => {{
+    (for $($rest:tt)*) => { $crate::read::read_rows!(@wrap $crate::read::ForLoop, $($rest)*) };
+    (@wrap $wrap:path, $payloads:expr, $($path:ident)::+ $(, $quick:ty)?) => {{
         let payloads: &[Vec<u8>] = $payloads;
         let expected: Vec<u64> = payloads
             .iter()
@@ -185,24 +230,25 @@ macro_rules! read_rows {
         #[allow(unused_mut)]
         let mut libs = vec![
             $crate::read::op("prost", payloads, &expected, |p| {
-                <pb::$($path)::+ as prost::Message>::decode(p).unwrap()
+                $wrap(<pb::$($path)::+ as prost::Message>::decode(p).unwrap())
             }),
             $crate::read::op("fastrs", payloads, &expected, |p| {
-                <fast::$($path)::+ as fastrs::Message>::decode(p).unwrap()
+                $wrap(<fast::$($path)::+ as fastrs::Message>::decode(p).unwrap())
             }),
             $crate::read::op("fastrs view", payloads, &expected, |p| {
-                <<fast::$($path)::+ as fastrs::HasView>::View<'static> as fastrs::View>::decode(p).unwrap()
+                $wrap(<<fast::$($path)::+ as fastrs::HasView>::View<'static> as fastrs::View>::decode(p).unwrap())
             }),
             $crate::read::op("buffa view", payloads, &expected, |p| {
-                <<bf::$($path)::+ as buffa::HasMessageView>::View<'static> as buffa::MessageView>::decode_view(p).unwrap()
+                $wrap(<<bf::$($path)::+ as buffa::HasMessageView>::View<'static> as buffa::MessageView>::decode_view(p).unwrap())
             }),
         ];
         $(libs.push($crate::read::op("quick", payloads, &expected, |p| {
             let mut r = quick_protobuf::BytesReader::from_bytes(p);
-            <$quick as quick_protobuf::MessageRead>::from_reader(&mut r, p).unwrap()
+            $wrap(<$quick as quick_protobuf::MessageRead>::from_reader(&mut r, p).unwrap())
         }));)?
         libs
     }};
+    ($($rest:tt)*) => { $crate::read::read_rows!(@wrap core::convert::identity, $($rest)*) };
 }
 pub(crate) use read_rows;
 

@@ -679,6 +679,21 @@ fn read_rows(rows: &mut Vec<Row>, settings: Settings, select: &mut impl FnMut(&s
         };
         run_payload(rows, &name, &p, ops, settings, None);
     }
+    // The same lists read with `for` loops (`next`), as users write them.
+    for (kind, dist) in lists {
+        let name = format!("{kind} {}, read in a for loop", dist.name());
+        if !select(&name) {
+            continue;
+        }
+        let p = data::int_list(kind, dist);
+        let ops = match kind {
+            "int64" => libs!(for from_ref(&p), bench::ints::Int64List, qp::bench::ints::Int64List),
+            "sint64" => libs!(for from_ref(&p), bench::ints::Sint64List, qp::bench::ints::Sint64List),
+            "fixed64" => libs!(for from_ref(&p), bench::ints::Fixed64List),
+            _ => libs!(for from_ref(&p), bench::ints::Sfixed64List),
+        };
+        run_payload(rows, &name, &p, ops, settings, None);
+    }
     if select("fastpb Map, read in full") {
         let p = data::fastpb("Map");
         let ops = libs!(from_ref(&p), benchmark::Map, qp::benchmark::Map<'static>);

@@ -87,6 +87,16 @@ macro_rules! same_lists {
             let mut rest = $v.$f.iter();
             let first: Vec<_> = rest.next().into_iter().collect();
             assert_eq!([first, rest.fold(Vec::new(), |mut all, x| { all.push(x); all })].concat(), $m.$f);
+            // A `for`-style loop: `next` to the end, the exact length as it
+            // goes, and nothing after the end.
+            let mut seen = Vec::new();
+            let mut values = $v.$f.iter();
+            while let Some(x) = values.next() {
+                seen.push(x);
+                assert_eq!(values.len(), $m.$f.len() - seen.len(), stringify!($f));
+            }
+            assert!(values.next().is_none());
+            assert_eq!(seen, $m.$f, stringify!($f));
             let mut kept = vec![Default::default()];
             $v.$f.extend_into(&mut kept);
             assert_eq!(kept[1..], $m.$f[..], stringify!($f));
@@ -531,6 +541,54 @@ mod size_mode {
             }
         }
     }
+}
+
+/// A packed field in several records (packed runs and single values),
+/// with other fields between them and in two occurrences of the message
+/// holding it: a `for` loop, `fold` and the owned decoder agree.
+#[test]
+fn split_packed_runs_read_alike_every_way() {
+    fn varints(out: &mut Vec<u8>, values: &[u64]) {
+        for &(mut v) in values {
+            while v >= 0x80 {
+                out.push(v as u8 | 0x80);
+                v >>= 7;
+            }
+            out.push(v as u8);
+        }
+    }
+    let mut bytes = Vec::new();
+    // f_int64 (4) packed: 1, 300, 70000; then f_int32 (3) = 5; then f_int64
+    // unpacked: 2; then f_fixed64 (10) packed: 7, 8; then f_int64 packed: 3.
+    let mut run = Vec::new();
+    varints(&mut run, &[1, 300, 70000]);
+    bytes.extend_from_slice(&[0x22, run.len() as u8]);
+    bytes.extend_from_slice(&run);
+    bytes.extend_from_slice(&[0x18, 5, 0x20, 2]);
+    bytes.extend_from_slice(&[0x52, 16]);
+    bytes.extend_from_slice(&7u64.to_le_bytes());
+    bytes.extend_from_slice(&8u64.to_le_bytes());
+    bytes.extend_from_slice(&[0x22, 1, 3]);
+    // A fixed64 value unpacked, then an empty packed run.
+    bytes.extend_from_slice(&[0x51]);
+    bytes.extend_from_slice(&9u64.to_le_bytes());
+    bytes.extend_from_slice(&[0x52, 0]);
+    let owned = t::Lists::decode(&bytes).unwrap();
+    assert_eq!(owned.f_int64, [1, 300, 70000, 2, 3]);
+    assert_eq!(owned.f_fixed64, [7, 8, 9]);
+    let view = t::ListsView::decode(&bytes).unwrap();
+    let mut ints = Vec::new();
+    for v in &view.f_int64 {
+        ints.push(v);
+    }
+    assert_eq!(ints, owned.f_int64);
+    let mut fixed = Vec::new();
+    for v in &view.f_fixed64 {
+        fixed.push(v);
+    }
+    assert_eq!(fixed, owned.f_fixed64);
+    assert_eq!(view.f_fixed64.iter().fold(0, |s, v| s + v), 24);
+    assert_eq!(view.f_int64.iter().zip(&view.f_fixed64).count(), 3);
 }
 
 /// Packed varints of every length, in runs of one length and mixed, read

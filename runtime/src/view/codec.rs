@@ -62,9 +62,9 @@ pub trait ViewCodec<'a> {
         count_run(&mut r.read_nested()?, Self::PACKED_WIDTH.unwrap_or_default())
     }
 
-    /// The next value of a packed run that decoding checked (`run` is not
-    /// empty), moving `run` past it; `None` for a value that is not yielded
-    /// (a closed enum's unnamed number).
+    /// The next value of a packed run that decoding checked, moving `run`
+    /// past it; `None` at the end of the run, or for a value that is not
+    /// yielded (a closed enum's unnamed number).
     #[inline(always)]
     fn next_packed(run: &mut &'a [u8]) -> Option<Self::Item> {
         let mut r = Reader::new(run);
@@ -75,6 +75,17 @@ pub trait ViewCodec<'a> {
         }
         *run = r.rest();
         slot
+    }
+
+    /// [`ViewCodec::next_packed`] for an iterator's `next`: `None` at the end
+    /// of the run leaves the run as it is (an empty slice is not written
+    /// back), which keeps a loop over one run a plain slice loop.
+    #[inline(always)]
+    fn next_in_run(run: &mut &'a [u8]) -> Option<Self::Item> {
+        match run.is_empty() {
+            true => None,
+            false => Self::next_packed(run),
+        }
     }
 
     /// Folds the values of a packed run that decoding checked. Scalars fold
@@ -133,6 +144,10 @@ macro_rules! scalar_view {
                 next_scalar::<$codec>(run)
             }
             #[inline(always)]
+            fn next_in_run(run: &mut &'a [u8]) -> Option<Self::Item> {
+                next_scalar_in_run::<$codec>(run)
+            }
+            #[inline(always)]
             fn fold_packed<B>(run: &'a [u8], init: B, f: impl FnMut(B, Self::Item) -> B) -> B {
                 fold_scalars::<$codec, B>(run, init, f)
             }
@@ -182,6 +197,40 @@ fn next_scalar<C: Scalar>(run: &mut &[u8]) -> Option<C::Value> {
         },
     };
     Some(C::from_wire(wire))
+}
+
+/// The next value of a checked packed run of scalars; at the end, `None`
+/// with `run` untouched. Fixed-width values are a bounds check and a load,
+/// one- and two-byte varints a test of the high bits; longer varints go
+/// to [`next_scalar`].
+#[inline(always)]
+fn next_scalar_in_run<C: Scalar>(run: &mut &[u8]) -> Option<C::Value> {
+    match C::FIXED_WIDTH {
+        8 => {
+            let (head, rest) = run.split_first_chunk::<8>()?;
+            *run = rest;
+            Some(C::from_wire(u64::from_le_bytes(*head)))
+        }
+        4 => {
+            let (head, rest) = run.split_first_chunk::<4>()?;
+            *run = rest;
+            Some(C::from_wire(u64::from(u32::from_le_bytes(*head))))
+        }
+        _ => {
+            let (&low, rest) = run.split_first()?;
+            if low < 0x80 {
+                *run = rest;
+                return Some(C::from_wire(u64::from(low)));
+            }
+            match rest.split_first() {
+                Some((&high, rest)) if high < 0x80 => {
+                    *run = rest;
+                    Some(C::from_wire(u64::from(low & 0x7f) | u64::from(high) << 7))
+                }
+                _ => next_scalar::<C>(run),
+            }
+        }
+    }
 }
 
 /// Folds a checked packed run of scalars: fixed-width values as whole

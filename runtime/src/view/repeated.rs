@@ -46,13 +46,13 @@ impl<'a> Spans<'a> {
         }
     }
 
-    fn count(&self) -> usize {
-        1 + self.more.as_ref().map_or(0, |m| m.len())
-    }
-
-    fn all(&self) -> SpanIter<'_, 'a> {
-        let more: &[&'a [u8]] = self.more.as_deref().map_or(&[], |m| m.as_slice());
-        core::iter::once(self.first).chain(more.iter().copied())
+    /// Span `index`, in order.
+    #[inline]
+    fn get(&self, index: usize) -> Option<&'a [u8]> {
+        match index.checked_sub(1) {
+            None => Some(self.first),
+            Some(i) => self.more.as_ref()?.get(i).copied(),
+        }
     }
 
     /// The payload of the only record, if there is one record of a
@@ -97,11 +97,12 @@ impl<'a> Records<'a> {
     /// The values of codec `C` in the records.
     fn iter<C>(&self) -> Iter<'_, 'a, C> {
         Iter {
-            spans: self.spans.all(),
-            spans_left: self.spans.count(),
-            r: Reader::new(&[]),
+            cursor: Some(Cursor {
+                records: self,
+                span: 0,
+                r: Reader::new(&[]),
+            }),
             packed: &[],
-            number: self.number,
             left: self.len,
             codec: PhantomData,
         }
@@ -226,15 +227,17 @@ impl<'a, C: ViewCodec<'a>> Repeated<'a, C> {
     /// at a time with the owned decoder's block decoders.
     pub fn extend_into(&self, out: &mut Vec<C::Item>) {
         out.reserve(self.len());
-        let mut values = self.iter();
+        let values = self.iter();
+        C::extend_packed(values.packed, out);
+        let Some(mut cursor) = values.cursor else {
+            return;
+        };
         loop {
-            if !values.packed.is_empty() {
-                C::extend_packed(core::mem::take(&mut values.packed), out);
-            }
-            match values.next_record() {
+            match cursor.next::<C>() {
                 None => return,
-                Some(Some(v)) => out.push(v),
-                Some(None) => {}
+                Some(Record::Value(Some(v))) => out.push(v),
+                Some(Record::Value(None)) => {}
+                Some(Record::Run(run)) => C::extend_packed(run, out),
             }
         }
     }
@@ -272,77 +275,171 @@ impl<'s, 'a, C: ViewCodec<'a>> IntoIterator for &'s Repeated<'a, C> {
     }
 }
 
-type SpanIter<'s, 'a> =
-    core::iter::Chain<core::iter::Once<&'a [u8]>, core::iter::Copied<core::slice::Iter<'s, &'a [u8]>>>;
-
 /// The values of a [`Repeated`].
+///
+/// `next` reads the current packed run in line; past it, [`after_run`]
+/// (out of line) takes the state by value and gives the new state back.
+/// No pointer into the iterator leaves the caller's loop, so the optimizer
+/// keeps the run in registers, and the loop over one run is a slice loop
+/// (a sum over fixed-width values vectorises).
 pub struct Iter<'s, 'a, C> {
-    spans: SpanIter<'s, 'a>,
-    spans_left: usize,
-    /// The records of the current span.
-    r: Reader<'a>,
+    /// `None` once the records are done.
+    cursor: Option<Cursor<'s, 'a>>,
     /// The values left of the current packed record.
     packed: &'a [u8],
-    number: u32,
     left: usize,
     codec: PhantomData<fn() -> C>,
 }
 
-impl<'a, C: ViewCodec<'a>> Iter<'_, 'a, C> {
-    /// The next value, reading records as needed; `None` at the end (or at
-    /// bytes that were not checked by a decode, which cannot happen).
+/// Where reading a field's records has got to: a span, and a reader over
+/// the rest of it. It goes in and out of code out of line by value (see
+/// [`Iter`]).
+struct Cursor<'s, 'a> {
+    records: &'s Records<'a>,
+    /// The index of the span after the one `r` reads.
+    span: usize,
+    r: Reader<'a>,
+}
+
+/// One record of a field.
+enum Record<'a, T> {
+    /// An unpacked value (`None`: one that is not yielded).
+    Value(Option<T>),
+    /// A packed run.
+    Run(&'a [u8]),
+}
+
+impl<'a> Cursor<'_, 'a> {
+    /// The tag of the next record of the field, with the reader at its
+    /// value; `None` at the end (or at bytes that were not checked by a
+    /// decode, which cannot happen).
     #[inline]
-    fn read(&mut self) -> Option<C::Item> {
+    fn next_tag(&mut self) -> Option<u32> {
         loop {
-            if !self.packed.is_empty() {
-                match C::next_packed(&mut self.packed) {
-                    Some(v) => return Some(v),
-                    None => continue,
-                }
+            while self.r.is_empty() {
+                self.r = Reader::new(self.records.spans.get(self.span)?);
+                self.span += 1;
             }
-            if let Some(v) = self.next_record()? {
-                return Some(v);
+            let tag = self.r.read_tag().ok()?;
+            if wire::field_number(tag) == self.records.number {
+                return Some(tag);
+            }
+            self.r.skip_value(tag, CHECKED).ok()?;
+        }
+    }
+
+    /// The next record of the field.
+    fn next<C: ViewCodec<'a>>(&mut self) -> Option<Record<'a, C::Item>> {
+        loop {
+            let tag = self.next_tag()?;
+            if wire::wire_type(tag) == wire::LEN && C::PACKED_WIDTH.is_some() {
+                return Some(Record::Run(self.r.read_bytes().ok()?));
+            }
+            if let Some(v) = self.value::<C>(tag) {
+                return Some(Record::Value(v));
             }
         }
     }
 
-    /// Reads the next record of the field: its value if it is unpacked
-    /// (`None` inside for a value not yielded), or `Some(None)` with the run
-    /// in `self.packed` if it is packed; `None` at the end.
-    fn next_record(&mut self) -> Option<Option<C::Item>> {
-        loop {
-            while self.r.is_empty() {
-                self.spans_left = self.spans_left.checked_sub(1)?;
-                self.r = Reader::new(self.spans.next()?);
+    /// The value of the record whose tag `tag` was just read (`Some(None)`
+    /// for one not yielded), or `None` if it has another wire type (it is
+    /// then skipped).
+    #[inline(always)]
+    fn value<C: ViewCodec<'a>>(&mut self, tag: u32) -> Option<Option<C::Item>> {
+        if wire::wire_type(tag) != C::WIRE_TYPE {
+            // Unreadable bytes end the iteration: at the end of the span.
+            if self.r.skip_value(tag, CHECKED).is_err() {
+                self.r = Reader::new(&[]);
+                self.span = usize::MAX;
             }
-            let tag = self.r.read_tag().ok()?;
-            if wire::field_number(tag) == self.number {
-                if wire::wire_type(tag) == wire::LEN && C::PACKED_WIDTH.is_some() {
-                    self.packed = self.r.read_bytes().ok()?;
-                    return Some(None);
-                }
-                if wire::wire_type(tag) == C::WIRE_TYPE {
-                    let mut slot = None;
-                    C::merge(&mut slot, &mut self.r, CHECKED).ok()?;
-                    return Some(slot);
-                }
-            }
-            self.r.skip_value(tag, CHECKED).ok()?;
+            return None;
         }
+        let mut slot = None;
+        match C::merge(&mut slot, &mut self.r, CHECKED) {
+            Ok(()) => Some(slot),
+            Err(_) => {
+                self.r = Reader::new(&[]);
+                self.span = usize::MAX;
+                None
+            }
+        }
+    }
+
+    /// The next value yielded from `run` on, then from the records, with
+    /// what is left of the run it came from and the cursor moved past it.
+    #[inline(always)]
+    fn next_value<C: ViewCodec<'a>>(mut self, mut run: &'a [u8]) -> Option<(C::Item, &'a [u8], Self)> {
+        loop {
+            while !run.is_empty() {
+                if let Some(v) = C::next_packed(&mut run) {
+                    return Some((v, run, self));
+                }
+            }
+            match self.next::<C>()? {
+                Record::Value(Some(v)) => return Some((v, &[], self)),
+                Record::Value(None) => {}
+                Record::Run(next) => run = next,
+            }
+        }
+    }
+}
+
+impl<'a, C: ViewCodec<'a>> Iter<'_, 'a, C> {
+    /// The next value of a field that is never packed (strings, messages,
+    /// map entries): the next record's, read in place.
+    #[inline]
+    fn next_record_value(&mut self) -> Option<C::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        let cursor = self.cursor.as_mut()?;
+        loop {
+            let tag = cursor.next_tag()?;
+            if let Some(Some(v)) = cursor.value::<C>(tag) {
+                self.left -= 1;
+                return Some(v);
+            }
+        }
+    }
+}
+
+/// [`Iterator::next`] past the current run, out of line: the next value and
+/// the iterator's state after it, given the state before it (by value, see
+/// [`Iter`]).
+#[inline(never)]
+fn after_run<'s, 'a, C: ViewCodec<'a>>(
+    cursor: Option<Cursor<'s, 'a>>,
+    run: &'a [u8],
+    left: usize,
+) -> (Option<C::Item>, Option<Cursor<'s, 'a>>, &'a [u8], usize) {
+    let next = cursor.filter(|_| left > 0).and_then(|c| c.next_value::<C>(run));
+    match next {
+        Some((v, run, cursor)) => (Some(v), Some(cursor), run, left - 1),
+        None => (None, None, &[], 0),
     }
 }
 
 impl<'a, C: ViewCodec<'a>> Iterator for Iter<'_, 'a, C> {
     type Item = C::Item;
 
-    #[inline]
+    /// A value of the current packed run is read in line (a bounds check
+    /// and a load for fixed-width values); anything else out of line.
+    #[inline(always)]
     fn next(&mut self) -> Option<C::Item> {
-        if self.left == 0 {
-            return None;
+        if C::PACKED_WIDTH.is_some() {
+            if let Some(v) = C::next_in_run(&mut self.packed) {
+                // Decoding counted the values a run yields: `left` is not 0.
+                self.left = self.left.wrapping_sub(1);
+                return Some(v);
+            }
         }
-        let v = self.read()?;
-        self.left -= 1;
-        Some(v)
+        if C::PACKED_WIDTH.is_none() {
+            // No run to keep in registers: the records are read in place.
+            return self.next_record_value();
+        }
+        let (item, cursor, run, left) = after_run::<C>(self.cursor.take(), self.packed, self.left);
+        (self.cursor, self.packed, self.left) = (cursor, run, left);
+        item
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -354,15 +451,23 @@ impl<'a, C: ViewCodec<'a>> Iterator for Iter<'_, 'a, C> {
     /// bookkeeping of `next`.
     #[inline]
     fn fold<B, F: FnMut(B, C::Item) -> B>(mut self, init: B, mut f: F) -> B {
-        let mut acc = init;
-        loop {
-            if !self.packed.is_empty() {
-                acc = C::fold_packed(core::mem::take(&mut self.packed), acc, &mut f);
+        if C::PACKED_WIDTH.is_none() {
+            let mut acc = init;
+            while let Some(v) = self.next_record_value() {
+                acc = f(acc, v);
             }
-            match self.next_record() {
+            return acc;
+        }
+        let mut acc = C::fold_packed(self.packed, init, &mut f);
+        let Some(mut cursor) = self.cursor else {
+            return acc;
+        };
+        loop {
+            match cursor.next::<C>() {
                 None => return acc,
-                Some(Some(v)) => acc = f(acc, v),
-                Some(None) => {}
+                Some(Record::Value(Some(v))) => acc = f(acc, v),
+                Some(Record::Value(None)) => {}
+                Some(Record::Run(run)) => acc = C::fold_packed(run, acc, &mut f),
             }
         }
     }
