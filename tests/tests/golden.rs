@@ -47,6 +47,12 @@ fn generated_code_matches_golden_files() {
     let service = |b: Builder| b.views().grpc().file_descriptors().bytes(["."]).unwrap();
     check(generate(service(Builder::new()), "golden/service.proto"));
     check_in("tests/golden/size", generate(service(size()), "golden/service.proto"));
+    // The Connect client beside tonic's client and server (fastrs-tonic's
+    // tests compile it).
+    check_in(
+        "tests/golden/connect",
+        generate(Builder::new().grpc().connect_client(), "golden/service.proto"),
+    );
     // Validation (protovalidate's rules, CEL compiled to Rust) with its
     // service, in both modes.
     let validated = |b: Builder| b.validate().grpc().views();
