@@ -2,6 +2,22 @@
 
 use std::fmt;
 
+/// Which part of an element an error is reported at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum At {
+    Name,
+    Number,
+    Type,
+    Extendee,
+    DefaultValue,
+    OptionName,
+    OptionValue,
+    InputType,
+    OutputType,
+    Editions,
+    Other,
+}
+
 /// A position in a source file: line and column from 0, as protoc's
 /// tokenizer counts them (a tab moves the column to the next multiple of 8).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -15,12 +31,12 @@ pub struct Pos {
 #[derive(Clone, Debug)]
 pub struct Problem {
     pub path: Vec<i32>,
-    pub at: crate::parse::At,
+    pub at: At,
     pub message: String,
 }
 
 impl Problem {
-    pub fn new(path: &[i32], at: crate::parse::At, message: impl Into<String>) -> Self {
+    pub fn new(path: &[i32], at: At, message: impl Into<String>) -> Self {
         Problem {
             path: path.to_vec(),
             at,
@@ -33,7 +49,7 @@ impl Problem {
     pub fn nowhere(message: impl Into<String>) -> Self {
         Problem {
             path: vec![-1],
-            at: crate::parse::At::Other,
+            at: At::Other,
             message: message.into(),
         }
     }

@@ -8,8 +8,8 @@ use std::collections::HashSet;
 use fastrs::descriptor as d;
 use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 
+use crate::error::At;
 use crate::error::Problem;
-use crate::parse::At;
 use crate::symbols::{join, Kind, Local, Symbols, Unresolved};
 use crate::text::{shortest_double, shortest_float};
 

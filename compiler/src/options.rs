@@ -11,8 +11,8 @@ use fastrs::descriptor as d;
 use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 use fastrs::descriptor::uninterpreted_option::NamePart;
 
+use crate::error::At;
 use crate::error::Problem;
-use crate::parse::At;
 use crate::schema::Schema;
 use crate::symbols::Kind;
 use crate::walk::{self, Options, Visit};

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use fastrs::descriptor as d;
 use fastrs::descriptor::feature_set::visibility_feature::DefaultSymbolVisibility;
 
+use crate::error::At;
 use crate::error::Problem;
-use crate::parse::At;
 
 /// What a name is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

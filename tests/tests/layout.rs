@@ -1,4 +1,4 @@
-//! The module graphs of the runtime and the generator have no circles.
+//! The module graphs of every crate of the workspace have no circles.
 //!
 //! Each crate's module tree is read from its sources the way rustc finds
 //! them (`mod` declarations, `#[path]`, `include!`). Every path a module
@@ -71,7 +71,7 @@ impl Crate {
         self.modules.entry(at.to_vec()).or_default();
         for item in items.iter().filter(|item| !test_only(item)) {
             match item {
-                syn::Item::Mod(m) => self.read_mod(m, at, dir),
+                syn::Item::Mod(m) => self.read_mod(m, at, dir, here),
                 syn::Item::Use(u) => {
                     let public = !matches!(u.vis, syn::Visibility::Inherited);
                     self.read_use(&u.tree, at, Vec::new(), public);
@@ -96,13 +96,16 @@ impl Crate {
         }
     }
 
-    fn read_mod(&mut self, m: &syn::ItemMod, at: &[String], dir: &Path) {
+    /// Reads module `m`, declared in module `at` (whose child modules' files
+    /// are in `dir`) of the file in folder `here`.
+    fn read_mod(&mut self, m: &syn::ItemMod, at: &[String], dir: &Path, here: &Path) {
         let name = m.ident.to_string();
         let mut child = at.to_vec();
         child.push(name.clone());
         self.modules.get_mut(at).unwrap().children.insert(name.clone());
         if let Some((_, items)) = &m.content {
-            self.read_items(items, &child, &dir.join(&name), dir);
+            // An inline module's `include!`s are relative to its file.
+            self.read_items(items, &child, &dir.join(&name), here);
             return;
         }
         let explicit = m.attrs.iter().find_map(|a| match &a.meta {
@@ -517,6 +520,60 @@ fn generator_modules_have_no_circles() {
         assert!(graph[&m(from)].contains(&m(to)), "{from} -> {to} not seen");
     }
     assert_acyclic(&graph, "the generator");
+}
+
+/// The workspace's members, from its manifest.
+fn members() -> Vec<String> {
+    let manifest = std::fs::read_to_string(workspace().join("Cargo.toml")).unwrap();
+    let line = manifest
+        .lines()
+        .find(|l| l.trim_start().starts_with("members"))
+        .expect("a members list");
+    let list = &line[line.find('[').unwrap() + 1..line.rfind(']').unwrap()];
+    list.split(',')
+        .map(|m| m.trim().trim_matches('"').to_owned())
+        .filter(|m| !m.is_empty())
+        .collect()
+}
+
+/// The roots of a member's crates: its library, its binary and each of
+/// `src/bin/`.
+fn crate_roots(member: &str) -> Vec<PathBuf> {
+    let src = workspace().join(member).join("src");
+    let mut roots: Vec<PathBuf> = ["lib.rs", "main.rs"]
+        .iter()
+        .map(|f| src.join(f))
+        .filter(|p| p.exists())
+        .collect();
+    if let Ok(bins) = std::fs::read_dir(src.join("bin")) {
+        let mut bins: Vec<PathBuf> = bins.map(|e| e.unwrap().path()).collect();
+        bins.sort();
+        roots.extend(bins.into_iter().filter(|p| p.extension().is_some_and(|e| e == "rs")));
+    }
+    roots
+}
+
+/// Every crate of the workspace (the published ones, the CLI, the test and
+/// bench support crates, the examples) has no circles.
+#[test]
+fn every_crate_has_no_circles() {
+    let mut crates = 0;
+    let mut found = Vec::new();
+    for member in members() {
+        for root in crate_roots(&member) {
+            // The runtime and fastrs-tonic name themselves (`extern crate
+            // self as ...`), for the generated code they hold.
+            let krate = Crate::load(&root, vec!["crate", "fastrs", "fastrs_tonic"]);
+            crates += 1;
+            let circles = circles(&krate.graph());
+            if !circles.is_empty() {
+                let at = root.strip_prefix(workspace()).unwrap_or(&root).display().to_string();
+                found.push(format!("{at}:\n{}", show(&circles, &krate.graph())));
+            }
+        }
+    }
+    assert!(crates > 25, "read {crates} crates");
+    assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
 }
 
 /// The checker itself finds a circle and a resolution through re-exports.

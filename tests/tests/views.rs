@@ -587,7 +587,7 @@ fn split_packed_runs_read_alike_every_way() {
         fixed.push(v);
     }
     assert_eq!(fixed, owned.f_fixed64);
-    assert_eq!(view.f_fixed64.iter().fold(0, |s, v| s + v), 24);
+    assert_eq!(view.f_fixed64.iter().sum::<u64>(), 24);
     assert_eq!(view.f_int64.iter().zip(&view.f_fixed64).count(), 3);
 }
 

@@ -9,8 +9,8 @@ use fastrs::schema::Features;
 use fastrs::{Message, Reader};
 
 use super::{Checker, Place};
+use crate::error::At;
 use crate::error::Problem;
-use crate::parse::At;
 use crate::walk::{self, Options, Visit};
 
 impl Checker<'_> {

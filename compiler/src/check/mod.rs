@@ -18,8 +18,8 @@ use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 use fastrs::schema::{Features, LegacyField};
 use fastrs::Message;
 
+use crate::error::At;
 use crate::error::Problem;
-use crate::parse::At;
 use crate::schema::Schema;
 use crate::symbols::join;
 

@@ -9,7 +9,7 @@ use fastrs::descriptor as d;
 use fastrs::descriptor::feature_set::EnforceNamingStyle;
 
 use super::Checker;
-use crate::parse::At;
+use crate::error::At;
 
 /// Whether an element's names are checked.
 #[derive(Clone, Copy, PartialEq, Eq)]

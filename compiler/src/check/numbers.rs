@@ -5,8 +5,8 @@ use fastrs::descriptor as d;
 use fastrs::descriptor::field_descriptor_proto::Label;
 
 use super::Checker;
+use crate::error::At;
 use crate::error::Problem;
-use crate::parse::At;
 use crate::symbols::join;
 
 /// The largest field number.

@@ -7,7 +7,7 @@ use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 use fastrs::schema::{Features, JsonFormat};
 
 use super::{with_options, Checker};
-use crate::parse::At;
+use crate::error::At;
 use crate::symbols::join;
 use fastrs::schema::json_name;
 

@@ -5,7 +5,8 @@ use fastrs::descriptor as d;
 
 use super::fields::Reserved;
 use super::locations::Rec;
-use super::{At, Parsed, Parser};
+use super::{Parsed, Parser};
+use crate::error::At;
 
 impl Parser<'_> {
     /// `enum Name { ... }`, recorded at `rec`.

@@ -6,12 +6,23 @@ use fastrs::descriptor as d;
 use fastrs::descriptor::field_descriptor_proto::{Label, Type};
 
 use super::locations::Rec;
-use super::message::Nested;
-use super::{At, Parsed, Parser, Syntax};
+use super::{Parsed, Parser, Syntax};
+use crate::error::At;
 use crate::lex::Tok;
 
 /// The end a `to max` range has until the message's options are read.
-pub const MAX_RANGE: i32 = -1;
+const MAX_RANGE: i32 = -1;
+
+/// The largest field number (`to max` in a message that is no message set).
+const MAX_NUMBER: i32 = (1 << 29) - 1;
+
+/// Where the types a field declares (its group or map entry) go: a list of
+/// messages, the field number of that list, and the location holding it.
+pub struct Nested<'a> {
+    pub list: &'a mut Vec<d::DescriptorProto>,
+    pub field: i32,
+    pub parent: Rec,
+}
 
 impl Parser<'_> {
     /// The rest of a field after its label.
@@ -478,6 +489,31 @@ fn propagate_to_entry(
                     .uninterpreted_option
                     .push(option.clone());
             }
+        }
+    }
+}
+
+/// Ends `to max` ranges after the largest field number, or after the
+/// largest int32 in a message set (`option message_set_wire_format = true`,
+/// read before options are interpreted, as protoc's parser does).
+pub(super) fn resolve_max(message: &mut d::DescriptorProto) {
+    let message_set = message.options.as_ref().is_some_and(|options| {
+        options.uninterpreted_option.iter().any(|option| {
+            option.name.len() == 1
+                && option.name[0].name_part.as_deref() == Some("message_set_wire_format")
+                && option.name[0].is_extension != Some(true)
+                && option.identifier_value.as_deref() == Some("true")
+        })
+    });
+    let max = if message_set { i32::MAX } else { MAX_NUMBER + 1 };
+    for range in &mut message.extension_range {
+        if range.end == Some(MAX_RANGE) {
+            range.end = Some(max);
+        }
+    }
+    for range in &mut message.reserved_range {
+        if range.end == Some(MAX_RANGE) {
+            range.end = Some(max);
         }
     }
 }

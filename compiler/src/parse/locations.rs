@@ -10,28 +10,12 @@ use fastrs::descriptor::source_code_info::Location;
 
 use super::Parser;
 use crate::comments::{between, Comments};
-use crate::error::Pos;
+use crate::error::{At, Pos};
 use crate::lex::Tok;
 
 /// A location being recorded: its index in the file's list.
 #[derive(Clone, Copy, Debug)]
 pub struct Rec(usize);
-
-/// Which part of an element an error is reported at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum At {
-    Name,
-    Number,
-    Type,
-    Extendee,
-    DefaultValue,
-    OptionName,
-    OptionValue,
-    InputType,
-    OutputType,
-    Editions,
-    Other,
-}
 
 /// The locations of one file.
 #[derive(Debug, Default)]

@@ -13,10 +13,10 @@ mod options;
 
 use fastrs::descriptor as d;
 
+pub use locations::Locations;
 use locations::Rec;
-pub use locations::{At, Locations};
 
-use crate::error::{Diagnostics, Pos};
+use crate::error::{At, Diagnostics, Pos};
 use crate::lex::{tokenize, Tok, Token};
 
 /// The dialect a file is written in, from its `syntax` or `edition` line.
@@ -342,7 +342,7 @@ impl Parser<'_> {
             }
             "extend" => {
                 let rec = self.rec(Some(root), &[7]);
-                let target = message::Nested {
+                let target = fields::Nested {
                     list: &mut file.message_type,
                     field: 4,
                     parent: root,

@@ -7,7 +7,8 @@ use fastrs::descriptor::field_descriptor_proto::Type;
 use fastrs::descriptor::uninterpreted_option::NamePart;
 
 use super::locations::Rec;
-use super::{At, Parsed, Parser};
+use super::{Parsed, Parser};
+use crate::error::At;
 use crate::lex::Tok;
 
 impl Parser<'_> {

@@ -29,7 +29,8 @@ use tonic::{Code, Status};
 use tower_service::Service;
 
 use super::protocol::{self, Codec};
-use super::{binary_to_json, compress, grpc, json_to_binary, method_of};
+use super::transcode::{binary_to_json, json_to_binary, method_of};
+use super::{compress, grpc};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;

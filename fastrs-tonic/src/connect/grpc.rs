@@ -41,6 +41,17 @@ pub struct Status {
     pub details: Option<Bytes>,
 }
 
+impl Status {
+    /// A status of `code` with `message` and no details.
+    pub fn new(code: i32, message: &str) -> Status {
+        Status {
+            code,
+            message: message.to_owned(),
+            details: None,
+        }
+    }
+}
+
 /// Frames `message` as gRPC does, flagged compressed if it is.
 pub fn frame(message: &Message) -> Bytes {
     let mut out = BytesMut::with_capacity(message.bytes.len() + 5);

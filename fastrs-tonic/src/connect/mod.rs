@@ -32,6 +32,7 @@ mod cors;
 mod grpc;
 mod protocol;
 mod stream;
+mod transcode;
 
 #[cfg(feature = "connect-client")]
 pub use client::{ConnectClient, ConnectStreaming};
@@ -44,19 +45,16 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use bytes::{Bytes, BytesMut};
-use fastrs::reflect::{DescriptorPool, DynamicMessage, MessageDescriptor};
+use fastrs::reflect::DescriptorPool;
 use http_body_util::BodyExt as _;
 use tonic::body::Body;
 use tonic::codegen::http::{self, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use tower_service::Service;
 
 use grpc::{Answer, Message, Status};
-use protocol::{Call, Codec};
+use protocol::{Call, Codec, MAX_REQUEST};
 use stream::{Direction, Envelopes, Rewrite};
-
-/// The largest request body read, before it is refused
-/// (`resource_exhausted`).
-const MAX_REQUEST: usize = 4 << 20;
+use transcode::{binary_to_json, json_to_binary, method_of};
 
 /// Serves Connect beside gRPC: a tower layer over tonic routes.
 #[derive(Clone, Debug, Default)]
@@ -243,7 +241,7 @@ where
                 }
                 Err(status) => stream_error(codec, status),
             },
-            Call::Other => unary_error(&status(12, "not a Connect call"), &HeaderMap::new()),
+            Call::Other => unary_error(&Status::new(12, "not a Connect call"), &HeaderMap::new()),
         }
     }
 
@@ -337,7 +335,7 @@ where
             let Some((input, output, _)) = self.pool.as_ref().and_then(|pool| method_of(pool, path)) else {
                 return stream_error(
                     codec,
-                    status(12, "this server has no descriptors to read JSON for this method"),
+                    Status::new(12, "this server has no descriptors to read JSON for this method"),
                 );
             };
             to_binary = Some(Box::new(move |message| json_to_binary(&input, &message)));
@@ -390,11 +388,14 @@ where
             }
         }
         if base64 {
-            message = decode_base64_url(&message).ok_or_else(|| status(3, "the message is not base64"))?;
+            message = decode_base64_url(&message).ok_or_else(|| Status::new(3, "the message is not base64"))?;
         }
-        let codec = codec.ok_or_else(|| status(3, "a GET call needs encoding=proto or encoding=json"))?;
+        let codec = codec.ok_or_else(|| Status::new(3, "a GET call needs encoding=proto or encoding=json"))?;
         if !self.side_effect_free(path) {
-            return Err(status(3, "GET is for methods with idempotency_level = NO_SIDE_EFFECTS"));
+            return Err(Status::new(
+                3,
+                "GET is for methods with idempotency_level = NO_SIDE_EFFECTS",
+            ));
         }
         Ok((
             codec,
@@ -423,8 +424,8 @@ where
         let pool = self
             .pool
             .as_ref()
-            .ok_or_else(|| status(12, "this server takes only the binary codec"))?;
-        let (input, _, _) = method_of(pool, path).ok_or_else(|| status(12, "no descriptors for this method"))?;
+            .ok_or_else(|| Status::new(12, "this server takes only the binary codec"))?;
+        let (input, _, _) = method_of(pool, path).ok_or_else(|| Status::new(12, "no descriptors for this method"))?;
         let json = match message.gzipped {
             true => compress::gunzip(&message.bytes, MAX_REQUEST)?,
             false => message.bytes,
@@ -445,53 +446,20 @@ where
             return Ok(message);
         }
         let binary = match message.gzipped {
-            true => compress::gunzip(&message.bytes, usize::MAX >> 1).map_err(|e| status(13, &e.message))?,
+            true => compress::gunzip(&message.bytes, usize::MAX >> 1).map_err(|e| Status::new(13, &e.message))?,
             false => message.bytes,
         };
         let bytes = match codec {
             Codec::Proto => binary,
             Codec::Json => {
-                let pool = pool.ok_or_else(|| status(12, "this server takes only the binary codec"))?;
+                let pool = pool.ok_or_else(|| Status::new(12, "this server takes only the binary codec"))?;
                 let (_, output, _) =
-                    method_of(pool, path).ok_or_else(|| status(12, "no descriptors for this method"))?;
+                    method_of(pool, path).ok_or_else(|| Status::new(12, "no descriptors for this method"))?;
                 binary_to_json(&output, &binary)?
             }
         };
         Ok(compress::gzip_if(bytes, message.gzipped && accept_gzip))
     }
-}
-
-/// A message of type `ty` in JSON, as the binary the service reads.
-fn json_to_binary(ty: &MessageDescriptor, message: &[u8]) -> Result<Bytes, Status> {
-    let text = std::str::from_utf8(message).map_err(|_| status(3, "the JSON is not UTF-8"))?;
-    let message = DynamicMessage::from_json(ty.clone(), text).map_err(|e| status(3, &e.to_string()))?;
-    Ok(Bytes::from(message.encode_to_vec()))
-}
-
-/// A message of type `ty` the service wrote, as JSON.
-fn binary_to_json(ty: &MessageDescriptor, message: &[u8]) -> Result<Bytes, Status> {
-    let message = DynamicMessage::decode(ty.clone(), message).map_err(|e| status(13, &e.to_string()))?;
-    let json = message.to_json().map_err(|e| status(13, &e.to_string()))?;
-    Ok(Bytes::from(json))
-}
-
-fn status(code: i32, message: &str) -> Status {
-    Status {
-        code,
-        message: message.to_owned(),
-        details: None,
-    }
-}
-
-/// The input and output types of the method `/pkg.Service/Method`, and its
-/// encoded options.
-fn method_of(pool: &DescriptorPool, path: &str) -> Option<(MessageDescriptor, MessageDescriptor, Vec<u8>)> {
-    let (service, method) = path.trim_start_matches('/').split_once('/')?;
-    let method = pool
-        .get_service_by_name(service)?
-        .methods()
-        .find(|m| m.name() == method)?;
-    Some((method.input(), method.output(), method.options_bytes().to_vec()))
 }
 
 /// `idempotency_level` (field 34) of encoded `MethodOptions`.
@@ -581,8 +549,8 @@ async fn read_body(body: Body) -> Result<Bytes, Status> {
     let limited = http_body_util::Limited::new(body, MAX_REQUEST);
     match limited.collect().await {
         Ok(collected) => Ok(collected.to_bytes()),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(status(8, "the request is too large")),
-        Err(e) => Err(status(3, &format!("reading the request: {e}"))),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(Status::new(8, "the request is too large")),
+        Err(e) => Err(Status::new(3, &format!("reading the request: {e}"))),
     }
 }
 

@@ -7,6 +7,10 @@ use tonic::codegen::http::{self, HeaderMap, StatusCode};
 
 use super::grpc::Status;
 
+/// The largest request body (or message, gunzipped) read, before it is
+/// refused (`resource_exhausted`).
+pub const MAX_REQUEST: usize = 4 << 20;
+
 /// What kind of call a request is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Call {

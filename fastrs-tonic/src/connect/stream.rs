@@ -106,7 +106,7 @@ impl<B> Envelopes<B> {
                         details: None,
                     });
                 }
-                message = compress::gunzip(&message, super::MAX_REQUEST)?;
+                message = compress::gunzip(&message, protocol::MAX_REQUEST)?;
             }
             if let Some(rewrite) = &mut self.rewrite {
                 message = rewrite(message)?;
