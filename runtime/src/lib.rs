@@ -33,10 +33,10 @@ pub extern crate alloc;
 // Lets the generated well-known types name this crate `::fastrs` like user code does.
 extern crate self as fastrs;
 
-// The layers, from the bottom: wire, message, codec, field, view, outline,
-// table;
-// then schema, json and text, and the generated types. Each uses only the
-// layers below it (ARCHITECTURE.md).
+// The layers, from the bottom: wire, schema, message, codec, field, view,
+// outline, table; then the formats (json, text), reflection, validation and
+// the generated types above them all. Each uses only the layers below it
+// (ARCHITECTURE.md; tests/tests/layout.rs checks the order).
 #[cfg(feature = "cel")]
 pub mod cel;
 pub mod codec;
