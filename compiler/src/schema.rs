@@ -106,6 +106,12 @@ impl<'a> Schema<'a> {
             })
     }
 
+    /// The name of the file that declares `full_name`, if it is loaded.
+    pub fn file_of(&self, full_name: &str) -> Option<&str> {
+        let symbol = self.symbols.get(full_name)?;
+        self.symbols.file_names.get(symbol.file).map(String::as_str)
+    }
+
     /// The values (name, number) of the enum `full_name`.
     pub fn enum_values(&self, full_name: &str) -> Option<Vec<(String, i32)>> {
         if let Some(symbol) = self.symbols.get(full_name).filter(|s| s.kind == Kind::Enum) {

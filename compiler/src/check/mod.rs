@@ -3,6 +3,7 @@
 //! the rules of proto3, enums, maps, JSON names, and features. Each
 //! problem names the element and the part of it protoc reports it at.
 
+mod declarations;
 mod features;
 mod naming;
 mod numbers;
@@ -40,6 +41,14 @@ pub fn check(file: &d::FileDescriptorProto, schema: &Schema<'_>) -> Vec<Problem>
     );
     if checker.legacy() && file.options.as_ref().is_some_and(|o| o.features.is_some()) {
         checker.problem(&[], At::Editions, "Features are only valid under editions.");
+    }
+    if !checker.legacy() && file.options.as_ref().and_then(|o| o.java_string_check_utf8) == Some(true) {
+        checker.problem(
+            &[],
+            At::Editions,
+            "File option java_string_check_utf8 is not allowed under editions. Use the (pb.java).utf8_validation \
+             feature to control this behavior.",
+        );
     }
     for (i, message) in file.message_type.iter().enumerate() {
         checker.message(package, message, &[4, i as i32], features);
@@ -121,6 +130,7 @@ impl Checker<'_> {
         let features = with_options(parent, explicit);
         let at = |field: i32, i: usize| [path, &[field, i as i32]].concat();
         self.numbers(&name, message, path);
+        self.extension_declarations(message, path);
         for (i, field) in message.field.iter().enumerate() {
             self.field(&name, message, field, &at(2, i), features);
         }
@@ -181,6 +191,7 @@ impl Checker<'_> {
         let features = self.field_features(field, parent);
         self.packed_rule(field, path);
         self.extension_rules(scope, field, path);
+        self.declared_extension(scope, field, path);
         let place = Place {
             extension: true,
             in_map_entry: false,
