@@ -18,6 +18,7 @@ mod descriptors;
 mod dynamic;
 mod error;
 mod generated;
+mod numbers;
 pub(crate) mod pool;
 mod read;
 pub(crate) mod registry;

@@ -10,6 +10,7 @@ use crate::schema::{Features, LegacyField};
 use crate::wire::records::{self, Record, Value};
 
 use super::error::{PoolError, PoolErrorKind};
+use super::numbers::{self as n, options::*};
 
 /// One file, read but not linked.
 #[derive(Default)]
@@ -89,12 +90,6 @@ pub(super) struct MethodProto {
     pub options: Vec<u8>,
 }
 
-/// Field numbers of `features` in each options message.
-const FILE_FEATURES: u32 = 50;
-const MESSAGE_FEATURES: u32 = 12;
-const FIELD_FEATURES: u32 = 21;
-const ENUM_FEATURES: u32 = 7;
-
 /// What reading a file fails with: its bytes are not a descriptor.
 fn malformed(file: &str) -> PoolError {
     PoolError::new(PoolErrorKind::Malformed, file, "")
@@ -144,8 +139,8 @@ impl Ctx<'_> {
         let mut range = (0, 0);
         for f in self.scan(self.bytes(r)?)? {
             match f.number {
-                1 => range.0 = self.u32(&f)?,
-                2 => range.1 = self.u32(&f)?,
+                n::range::START => range.0 = self.u32(&f)?,
+                n::range::END => range.1 = self.u32(&f)?,
                 _ => {}
             }
         }
@@ -175,12 +170,12 @@ pub(super) fn file(encoded: &[u8]) -> Result<FileProto, PoolError> {
     };
     for r in &records {
         match r.number {
-            1 => file.name = first.text(r)?,
-            2 => file.package = first.text(r)?,
-            3 => file.dependencies.push(first.text(r)?),
-            8 => file.options = first.bytes(r)?.to_vec(),
-            10 => file.public_dependencies.push(first.u32(r)?),
-            12 => file.syntax = first.text(r)?,
+            n::file::NAME => file.name = first.text(r)?,
+            n::file::PACKAGE => file.package = first.text(r)?,
+            n::file::DEPENDENCY => file.dependencies.push(first.text(r)?),
+            n::file::OPTIONS => file.options = first.bytes(r)?.to_vec(),
+            n::file::PUBLIC_DEPENDENCY => file.public_dependencies.push(first.u32(r)?),
+            n::file::SYNTAX => file.syntax = first.text(r)?,
             _ => {}
         }
     }
@@ -190,13 +185,13 @@ pub(super) fn file(encoded: &[u8]) -> Result<FileProto, PoolError> {
     let package = file.package.clone();
     for r in &records {
         match r.number {
-            4 => message(&cx, &mut file, cx.bytes(r)?, &package, None, features)?,
-            5 => {
+            n::file::MESSAGE_TYPE => message(&cx, &mut file, cx.bytes(r)?, &package, None, features)?,
+            n::file::ENUM_TYPE => {
                 let e = enumeration(&cx, cx.bytes(r)?, &package, None, features)?;
                 file.enums.push(e);
             }
-            6 => file.services.push(service(&cx, cx.bytes(r)?, &package)?),
-            7 => {
+            n::file::SERVICE => file.services.push(service(&cx, cx.bytes(r)?, &package)?),
+            n::file::EXTENSION => {
                 let f = field(&cx, cx.bytes(r)?, &package, None, features)?;
                 file.extensions.push(f);
             }
@@ -229,8 +224,8 @@ fn message(
     };
     for r in &records {
         match r.number {
-            1 => m.name = cx.text(r)?,
-            7 => m.options = cx.bytes(r)?.to_vec(),
+            n::message::NAME => m.name = cx.text(r)?,
+            n::message::OPTIONS => m.options = cx.bytes(r)?.to_vec(),
             _ => {}
         }
     }
@@ -238,39 +233,39 @@ fn message(
     m.map_entry = cx
         .scan(&m.options)?
         .iter()
-        .any(|r| r.number == 7 && r.value == Value::Varint(1));
+        .any(|r| r.number == MAP_ENTRY && r.value == Value::Varint(1));
     let features = cx.overlay(outer, &m.options, MESSAGE_FEATURES)?;
     let at = file.messages.len();
     let full_name = m.full_name.clone();
     for r in &records {
         match r.number {
-            2 => m.fields.push(field(cx, cx.bytes(r)?, &full_name, Some(at), features)?),
-            5 => m.extension_ranges.push(cx.range(r)?),
-            8 => {
+            n::message::FIELD => m.fields.push(field(cx, cx.bytes(r)?, &full_name, Some(at), features)?),
+            n::message::EXTENSION_RANGE => m.extension_ranges.push(cx.range(r)?),
+            n::message::ONEOF_DECL => {
                 let mut oneof = (String::new(), Vec::new());
                 for f in cx.scan(cx.bytes(r)?)? {
                     match f.number {
-                        1 => oneof.0 = cx.text(&f)?,
-                        2 => oneof.1 = cx.bytes(&f)?.to_vec(),
+                        n::oneof::NAME => oneof.0 = cx.text(&f)?,
+                        n::oneof::OPTIONS => oneof.1 = cx.bytes(&f)?.to_vec(),
                         _ => {}
                     }
                 }
                 m.oneofs.push(oneof);
             }
-            9 => m.reserved_ranges.push(cx.range(r)?),
-            10 => m.reserved_names.push(cx.text(r)?),
+            n::message::RESERVED_RANGE => m.reserved_ranges.push(cx.range(r)?),
+            n::message::RESERVED_NAME => m.reserved_names.push(cx.text(r)?),
             _ => {}
         }
     }
     file.messages.push(m);
     for r in &records {
         match r.number {
-            3 => message(cx, file, cx.bytes(r)?, &full_name, Some(at), features)?,
-            4 => {
+            n::message::NESTED_TYPE => message(cx, file, cx.bytes(r)?, &full_name, Some(at), features)?,
+            n::message::ENUM_TYPE => {
                 let e = enumeration(cx, cx.bytes(r)?, &full_name, Some(at), features)?;
                 file.enums.push(e);
             }
-            6 => {
+            n::message::EXTENSION => {
                 let f = field(cx, cx.bytes(r)?, &full_name, Some(at), features)?;
                 file.extensions.push(f);
             }
@@ -291,7 +286,7 @@ fn field(
         name: String::new(),
         scope: scope.to_string(),
         number: 0,
-        label: 1,
+        label: n::field::LABEL_OPTIONAL,
         ty: 0,
         type_name: String::new(),
         extendee: String::new(),
@@ -305,17 +300,17 @@ fn field(
     };
     for r in cx.scan(buf)? {
         match r.number {
-            1 => f.name = cx.text(&r)?,
-            2 => f.extendee = cx.text(&r)?,
-            3 => f.number = cx.u32(&r)?,
-            4 => f.label = cx.number(&r)?,
-            5 => f.ty = cx.number(&r)?,
-            6 => f.type_name = cx.text(&r)?,
-            7 => f.default_value = Some(cx.text(&r)?),
-            8 => f.options = cx.bytes(&r)?.to_vec(),
-            9 => f.oneof_index = Some(cx.u32(&r)?),
-            10 => f.json_name = Some(cx.text(&r)?),
-            17 => f.proto3_optional = cx.number(&r)? != 0,
+            n::field::NAME => f.name = cx.text(&r)?,
+            n::field::EXTENDEE => f.extendee = cx.text(&r)?,
+            n::field::NUMBER => f.number = cx.u32(&r)?,
+            n::field::LABEL => f.label = cx.number(&r)?,
+            n::field::TYPE => f.ty = cx.number(&r)?,
+            n::field::TYPE_NAME => f.type_name = cx.text(&r)?,
+            n::field::DEFAULT_VALUE => f.default_value = Some(cx.text(&r)?),
+            n::field::OPTIONS => f.options = cx.bytes(&r)?.to_vec(),
+            n::field::ONEOF_INDEX => f.oneof_index = Some(cx.u32(&r)?),
+            n::field::JSON_NAME => f.json_name = Some(cx.text(&r)?),
+            n::field::PROTO3_OPTIONAL => f.proto3_optional = cx.number(&r)? != 0,
             _ => {}
         }
     }
@@ -323,11 +318,11 @@ fn field(
         .scan(&f.options)?
         .iter()
         .rev()
-        .find(|r| r.number == 2)
+        .find(|r| r.number == PACKED)
         .map(|r| r.value != Value::Varint(0));
     let legacy = LegacyField {
-        required: f.label == 2,
-        group: f.ty == 10,
+        required: f.label == n::field::LABEL_REQUIRED,
+        group: f.ty == n::field::TYPE_GROUP,
         packed,
         proto3_optional: f.proto3_optional,
     };
@@ -352,20 +347,20 @@ fn enumeration(
     };
     for r in cx.scan(buf)? {
         match r.number {
-            1 => e.name = cx.text(&r)?,
-            2 => {
+            n::enumeration::NAME => e.name = cx.text(&r)?,
+            n::enumeration::VALUE => {
                 let mut value = (String::new(), 0, Vec::new());
                 for v in cx.scan(cx.bytes(&r)?)? {
                     match v.number {
-                        1 => value.0 = cx.text(&v)?,
-                        2 => value.1 = cx.int32(&v)?,
-                        3 => value.2 = cx.bytes(&v)?.to_vec(),
+                        n::enum_value::NAME => value.0 = cx.text(&v)?,
+                        n::enum_value::NUMBER => value.1 = cx.int32(&v)?,
+                        n::enum_value::OPTIONS => value.2 = cx.bytes(&v)?.to_vec(),
                         _ => {}
                     }
                 }
                 e.values.push(value);
             }
-            3 => e.options = cx.bytes(&r)?.to_vec(),
+            n::enumeration::OPTIONS => e.options = cx.bytes(&r)?.to_vec(),
             _ => {}
         }
     }
@@ -383,9 +378,9 @@ fn service(cx: &Ctx<'_>, buf: &[u8], scope: &str) -> Result<ServiceProto, PoolEr
     };
     for r in cx.scan(buf)? {
         match r.number {
-            1 => s.name = cx.text(&r)?,
-            2 => s.methods.push(method(cx, cx.bytes(&r)?)?),
-            3 => s.options = cx.bytes(&r)?.to_vec(),
+            n::service::NAME => s.name = cx.text(&r)?,
+            n::service::METHOD => s.methods.push(method(cx, cx.bytes(&r)?)?),
+            n::service::OPTIONS => s.options = cx.bytes(&r)?.to_vec(),
             _ => {}
         }
     }
@@ -404,12 +399,12 @@ fn method(cx: &Ctx<'_>, buf: &[u8]) -> Result<MethodProto, PoolError> {
     };
     for r in cx.scan(buf)? {
         match r.number {
-            1 => m.name = cx.text(&r)?,
-            2 => m.input = cx.text(&r)?,
-            3 => m.output = cx.text(&r)?,
-            4 => m.options = cx.bytes(&r)?.to_vec(),
-            5 => m.client_streaming = cx.number(&r)? != 0,
-            6 => m.server_streaming = cx.number(&r)? != 0,
+            n::method::NAME => m.name = cx.text(&r)?,
+            n::method::INPUT_TYPE => m.input = cx.text(&r)?,
+            n::method::OUTPUT_TYPE => m.output = cx.text(&r)?,
+            n::method::OPTIONS => m.options = cx.bytes(&r)?.to_vec(),
+            n::method::CLIENT_STREAMING => m.client_streaming = cx.number(&r)? != 0,
+            n::method::SERVER_STREAMING => m.server_streaming = cx.number(&r)? != 0,
             _ => {}
         }
     }
@@ -421,7 +416,7 @@ pub(super) fn set(encoded: &[u8]) -> Result<Vec<FileProto>, PoolError> {
     let cx = Ctx { file: "" };
     let mut files = Vec::new();
     for r in cx.scan(encoded)? {
-        if r.number == 1 {
+        if r.number == n::FILE_DESCRIPTOR_SET_FILE {
             files.push(file(cx.bytes(&r)?)?);
         }
     }
