@@ -22,6 +22,7 @@ test:
 	$(CARGO) run -q -p fastrs-example-grpc
 	$(CARGO) run -q -p fastrs-example-connect
 	$(CARGO) run -q -p fastrs-example-validate
+	$(CARGO) run -q -p fastrs-example-otlp
 	$(CARGO) build -p fastrs-no-std
 	$(CARGO) build -p protoc-gen-fastrs --no-default-features
 	$(CARGO) fmt --all --check

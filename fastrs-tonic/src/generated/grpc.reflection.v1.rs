@@ -612,6 +612,7 @@ impl ::fastrs::Described for ServerReflectionResponse {
 /// Types nested in [`ServerReflectionResponse`].
 pub mod server_reflection_response {
     use ::fastrs::__private as __fastrs;
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum MessageResponse {
         FileDescriptorResponse(super::FileDescriptorResponse),
@@ -821,17 +822,13 @@ impl ::fastrs::Message for ListServiceResponse {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        __fastrs::merge_message_run::<
-                            __fastrs::Msg<ServiceResponse>,
-                        >(&mut self.service, &mut self.recycle, r, 0x0a, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    __fastrs::merge_message_run::<
+                        __fastrs::Msg<ServiceResponse>,
+                    >(&mut self.service, &mut self.recycle, r, 0x0a, depth)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())

@@ -77,6 +77,11 @@ fn in_order_then_dispatch(msg: &Message, arms: &[Arm], in_order: bool) -> TokenS
 /// One `match` per field read, whose arms check for the tag expected next
 /// and go round again with it.
 fn predicting_dispatch(msg: &Message, arms: &[Arm]) -> TokenStream {
+    if !arms.iter().any(Arm::goes_round) {
+        // Nothing to go round for (one field read as a run, say): a plain
+        // dispatch, with no loop that never loops.
+        return in_order_then_dispatch(msg, arms, false);
+    }
     let unknown = &msg.unknown_fields;
     // `tag` changes only where an arm predicts another field.
     let binding = if arms.iter().any(|arm| arm.next.is_some()) {
@@ -157,6 +162,12 @@ impl Arm {
             true => quote!(while r.read_tag_if(#tag) { #body }),
             false => quote!(if r.read_tag_if(#tag) { #body }),
         })
+    }
+
+    /// Whether the arm goes round the dispatch again, with its own tag or
+    /// the next field's ([`Arm::with_prediction`]).
+    fn goes_round(&self) -> bool {
+        self.next.is_some() || self.checks_own_tag()
     }
 
     /// A repeated value with a tag short enough to check for: its own tag

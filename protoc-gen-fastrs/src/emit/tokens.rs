@@ -226,6 +226,47 @@ pub(super) fn allow_deprecated(needed: bool) -> TokenStream {
     }
 }
 
+/// `#[allow(clippy::enum_variant_names)]` for an enum whose variant names,
+/// taken from the schema, clippy would flag: with three variants or more,
+/// one that starts or ends with the enum's name, or all sharing their first
+/// or last word (`StringValue`, `BoolValue`, ... in a oneof `value`).
+pub(super) fn allow_variant_names(name: &Ident, variants: &[&Ident]) -> TokenStream {
+    if variants.len() < 3 {
+        return TokenStream::new();
+    }
+    let name = name.to_string();
+    let names: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
+    let repeats_name = names.iter().any(|v| {
+        let starts = v
+            .strip_prefix(name.as_str())
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()));
+        starts || v.ends_with(name.as_str())
+    });
+    let words: Vec<Vec<&str>> = names.iter().map(|v| camel_words(v)).collect();
+    let several = words.iter().all(|w| w.len() > 1);
+    let same_first = words.windows(2).all(|pair| pair[0].first() == pair[1].first());
+    let same_last = words.windows(2).all(|pair| pair[0].last() == pair[1].last());
+    if repeats_name || (several && (same_first || same_last)) {
+        quote!(#[allow(clippy::enum_variant_names)])
+    } else {
+        TokenStream::new()
+    }
+}
+
+/// The words of a CamelCase name (`StringValue`: `String`, `Value`).
+fn camel_words(name: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    for (i, c) in name.char_indices().skip(1) {
+        if c.is_ascii_uppercase() {
+            words.push(&name[start..i]);
+            start = i;
+        }
+    }
+    words.push(&name[start..]);
+    words
+}
+
 /// `#[allow(deprecated)]` for code over a oneof's members, if one of them
 /// is deprecated or names a deprecated type.
 pub(super) fn allow_deprecated_members(oneof: &crate::model::Oneof) -> TokenStream {

@@ -1,11 +1,11 @@
 //! Type definitions: message structs' members, oneof enums, enums,
 //! extension constants, and getters.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::debug;
-use super::tokens::{allow_deprecated, doc_attrs, int, public_codec, rust_type};
+use super::tokens::{allow_deprecated, allow_variant_names, doc_attrs, int, public_codec, rust_type};
 use crate::model::{DefaultValue, Enum, Extension, Field, Kind, Message, Oneof, Shape, Slot};
 use crate::options::Maps;
 
@@ -160,11 +160,14 @@ pub(super) fn oneof_enum(oneof: &Oneof, scope: &[String]) -> TokenStream {
         quote!(#doc #deprecated #variant(#ty),)
     });
     let allow = allow_deprecated(oneof.members.iter().any(Field::names_deprecated_type));
+    let members: Vec<&Ident> = oneof.members.iter().map(|m| &m.ident).collect();
+    let allow_names = allow_variant_names(ident, &members);
     let derive_debug = (!debug::oneof_redacts(oneof)).then(|| quote!(, Debug));
     let debug = debug::oneof(oneof);
     quote! {
         #doc
         #allow
+        #allow_names
         #[derive(Clone, PartialEq #derive_debug)]
         pub enum #ident {
             #(#variants)*
@@ -221,10 +224,13 @@ pub fn enumeration(e: &Enum) -> TokenStream {
         name.contains('_') || name.starts_with(|c: char| c.is_ascii_lowercase())
     });
     let allow_names = odd_names.then(|| quote!(#[allow(non_camel_case_types)]));
+    let variant_idents: Vec<&Ident> = e.variants.iter().map(|v| &v.ident).collect();
+    let allow_variant_names = allow_variant_names(ident, &variant_idents);
     quote! {
         #doc
         #deprecated
         #allow_names
+        #allow_variant_names
         #allow
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
         #[repr(i32)]

@@ -10,7 +10,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 use super::strategy::view_merge_fn;
-use super::tokens::{doc_attrs, hex, missing_required, public_codec, rust_type, tag_value};
+use super::tokens::{allow_variant_names, doc_attrs, hex, missing_required, public_codec, rust_type, tag_value};
 use crate::model::names::unique_field_ident;
 use crate::model::plan::{self, Read, Target};
 use crate::model::{Field, Kind, Message, Oneof, Shape, TypePath};
@@ -172,9 +172,12 @@ pub fn oneof_enums(msg: &Message, scope: &[String]) -> TokenStream {
             let (variant, doc, ty) = (&m.ident, doc_attrs(&m.doc), item_type(kind, scope));
             quote!(#doc #variant(#ty),)
         });
+        let members: Vec<&Ident> = o.members.iter().map(|m| &m.ident).collect();
+        let allow_names = allow_variant_names(ident, &members);
         quote! {
             #[doc = #doc]
             #[allow(deprecated)]
+            #allow_names
             #[derive(Clone, Debug)]
             pub enum #ident #lifetime {
                 #(#variants)*

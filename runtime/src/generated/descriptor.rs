@@ -41,17 +41,13 @@ impl ::fastrs::Message for FileDescriptorSet {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        __fastrs::merge_message_run::<
-                            __fastrs::Msg<FileDescriptorProto>,
-                        >(&mut self.file, &mut self.recycle, r, 0x0a, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    __fastrs::merge_message_run::<
+                        __fastrs::Msg<FileDescriptorProto>,
+                    >(&mut self.file, &mut self.recycle, r, 0x0a, depth)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -9494,6 +9490,7 @@ pub mod field_options {
             }
         }
     }
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum JsType {
@@ -9536,6 +9533,7 @@ pub mod field_options {
         }
     }
     /// If set to RETENTION_SOURCE, the option will be omitted from the binary.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum OptionRetention {
@@ -9581,6 +9579,7 @@ pub mod field_options {
     /// This indicates the types of entities that the field may apply to when used
     /// as an option. If it is unset, then the field may be freely used as an
     /// option on any kind of entity.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum OptionTargetType {
@@ -13078,6 +13077,7 @@ pub mod feature_set {
     ::fastrs::__view_impls!(VisibilityFeature, VisibilityFeatureView);
     /// Types nested in [`VisibilityFeature`].
     pub mod visibility_feature {
+        #[allow(clippy::enum_variant_names)]
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
         #[repr(i32)]
         pub enum DefaultSymbolVisibility {
@@ -13312,6 +13312,7 @@ pub mod feature_set {
             }
         }
     }
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum FieldPresence {
@@ -13356,6 +13357,7 @@ pub mod feature_set {
             }
         }
     }
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum EnumType {
@@ -13396,6 +13398,7 @@ pub mod feature_set {
             }
         }
     }
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum RepeatedFieldEncoding {
@@ -13436,6 +13439,7 @@ pub mod feature_set {
             }
         }
     }
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum Utf8Validation {
@@ -13476,6 +13480,7 @@ pub mod feature_set {
             }
         }
     }
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum MessageEncoding {
@@ -13516,6 +13521,7 @@ pub mod feature_set {
             }
         }
     }
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum JsonFormat {
@@ -13558,6 +13564,7 @@ pub mod feature_set {
             }
         }
     }
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum EnforceNamingStyle {
@@ -14240,17 +14247,13 @@ impl ::fastrs::Message for SourceCodeInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        __fastrs::merge_message_run::<
-                            __fastrs::Msg<source_code_info::Location>,
-                        >(&mut self.location, &mut self.recycle, r, 0x0a, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    __fastrs::merge_message_run::<
+                        __fastrs::Msg<source_code_info::Location>,
+                    >(&mut self.location, &mut self.recycle, r, 0x0a, depth)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -15113,17 +15116,13 @@ impl ::fastrs::Message for GeneratedCodeInfo {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        __fastrs::merge_message_run::<
-                            __fastrs::Msg<generated_code_info::Annotation>,
-                        >(&mut self.annotation, &mut self.recycle, r, 0x0a, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    __fastrs::merge_message_run::<
+                        __fastrs::Msg<generated_code_info::Annotation>,
+                    >(&mut self.annotation, &mut self.recycle, r, 0x0a, depth)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -15736,6 +15735,7 @@ pub mod generated_code_info {
     }
 }
 /// The full set of known editions.
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum Edition {
@@ -15845,6 +15845,7 @@ impl ::fastrs::Enum for Edition {
 /// it (ex: local symbols cannot be imported).  Visibility modifiers can only set
 /// on `message` and `enum` as they are the only types available to be referenced
 /// from other files.
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum SymbolVisibility {

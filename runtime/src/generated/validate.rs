@@ -8268,6 +8268,7 @@ impl __fastrs::json::JsonFields for StringRules {
 pub mod string_rules {
     /// `WellKnown` rules provide advanced rules against common string
     /// patterns.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum WellKnown {
         /// `email` specifies that the field value must be a valid email address, for

@@ -2621,6 +2621,7 @@ pub mod value {
     #[allow(unused_imports)]
     use ::fastrs::__private as __fastrs;
     /// The kind of value.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum Kind {
         /// Represents a JSON `null`.
@@ -2653,6 +2654,7 @@ pub mod value {
     }
     /// A zero-copy view of [`Kind`].
     #[allow(deprecated)]
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Debug)]
     pub enum KindView<'a> {
         /// Represents a JSON `null`.
@@ -2703,17 +2705,13 @@ impl ::fastrs::Message for ListValue {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        __fastrs::merge_message_run::<
-                            __fastrs::Msg<Value>,
-                        >(&mut self.values, &mut self.recycle, r, 0x0a, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    __fastrs::merge_message_run::<
+                        __fastrs::Msg<Value>,
+                    >(&mut self.values, &mut self.recycle, r, 0x0a, depth)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -3927,6 +3925,7 @@ impl<'a> ::fastrs::View<'a> for FieldView<'a> {
 /// Types nested in [`Field`].
 pub mod field {
     /// Basic field types.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum Kind {

@@ -277,7 +277,7 @@ impl<'s, 'a, C: ViewCodec<'a>> IntoIterator for &'s Repeated<'a, C> {
 
 /// The values of a [`Repeated`].
 ///
-/// `next` reads the current packed run in line; past it, [`after_run`]
+/// `next` reads the current packed run in line; past it, `after_run`
 /// (out of line) takes the state by value and gives the new state back.
 /// No pointer into the iterator leaves the caller's loop, so the optimizer
 /// keeps the run in registers, and the loop over one run is a slice loop

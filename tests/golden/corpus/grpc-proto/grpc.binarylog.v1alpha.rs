@@ -110,6 +110,7 @@ pub mod grpc_log_entry {
         Message(super::Message),
     }
     /// Enumerates the type of logs
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum Type {
@@ -173,6 +174,7 @@ pub mod grpc_log_entry {
         }
     }
     /// Enumerates the entity that generates the log entry
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum Logger {

@@ -267,6 +267,7 @@ pub mod channel_trace_event {
         SubchannelRef(super::SubchannelRef),
     }
     /// The supported severity levels of trace events.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
     #[repr(i32)]
     pub enum Severity {
@@ -667,6 +668,7 @@ impl __fastrs::table::Tabled for Address {
 /// Types nested in [`Address`].
 pub mod address {
     use ::fastrs::__private as __fastrs;
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum Address {
         TcpipAddress(TcpIpAddress),

@@ -779,6 +779,7 @@ impl __fastrs::table::Tabled for NegotiatedTransportProtocol {
         0x0a transport_protocol: __fastrs::Implicit<__fastrs::Str>;
     }
 }
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum HandshakeProtocol {
@@ -822,6 +823,7 @@ impl ::fastrs::Enum for HandshakeProtocol {
         }
     }
 }
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum NetworkProtocol {

@@ -617,6 +617,7 @@ pub mod load {
     /// could not be reported to the originating balancer either since the balancer
     /// is no longer connected or because the frontend sent an invalid token. These
     /// fields must not be set with normal (unorphaned) load reports.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum OrphanedLoad {
         /// Load_key is the load_key from the initial_request from the originating

@@ -202,6 +202,7 @@ impl __fastrs::table::Tabled for ServerReflectionResponse {
 pub mod server_reflection_response {
     /// The server sets one of the following fields according to the message_request
     /// in the request.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum MessageResponse {
         /// This message is used to answer file_by_filename, file_containing_symbol,

@@ -2182,6 +2182,7 @@ impl __fastrs::table::Tabled for PayloadConfig {
 }
 /// Types nested in [`PayloadConfig`].
 pub mod payload_config {
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum Payload {
         BytebufParams(super::ByteBufferParams),
@@ -2337,6 +2338,7 @@ impl __fastrs::table::Tabled for ClientStats {
         0x3a core_stats: __fastrs::Optional<__fastrs::Tab<super::core::Stats>>;
     }
 }
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum ClientType {
@@ -2382,6 +2384,7 @@ impl ::fastrs::Enum for ClientType {
         }
     }
 }
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum ServerType {

@@ -3765,17 +3765,13 @@ impl ::fastrs::Message for TensorShapeProto {
         depth: u32,
     ) -> ::core::result::Result<(), ::fastrs::DecodeError> {
         while !r.is_empty() {
-            let tag = r.read_tag()?;
-            loop {
-                match tag {
-                    0x0a => {
-                        __fastrs::merge_message_run::<
-                            __fastrs::Msg<tensor_shape_proto::Dimension>,
-                        >(&mut self.dim, &mut self.recycle, r, 0x0a, depth)?;
-                    }
-                    tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
+            match r.read_tag()? {
+                0x0a => {
+                    __fastrs::merge_message_run::<
+                        __fastrs::Msg<tensor_shape_proto::Dimension>,
+                    >(&mut self.dim, &mut self.recycle, r, 0x0a, depth)?;
                 }
-                break;
+                tag => r.skip_field(tag, depth, &mut self.unknown_fields)?,
             }
         }
         ::core::result::Result::Ok(())
@@ -4234,6 +4230,7 @@ impl TypeProto {
 pub mod type_proto {
     use ::fastrs::__private as __fastrs;
     use __fastrs::Codec as _;
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum Value {
         /// The type of a tensor.
@@ -6468,6 +6465,7 @@ pub mod optional_proto {
 ///
 /// To be compatible with both proto2 and proto3, we will use a version number
 /// that is not defined by the default value but an explicit enum number.
+#[allow(clippy::enum_variant_names)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(i32)]
 pub enum Version {

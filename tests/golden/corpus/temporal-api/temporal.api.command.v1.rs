@@ -845,6 +845,7 @@ impl __fastrs::table::Tabled for Command {
 /// Types nested in [`Command`].
 pub mod command {
     /// The command details. The type must match that in `command_type`.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum Attributes {
         ScheduleActivityTaskCommandAttributes(

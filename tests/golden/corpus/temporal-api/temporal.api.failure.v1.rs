@@ -537,6 +537,7 @@ impl __fastrs::chain::Chain for Failure {
 }
 /// Types nested in [`Failure`].
 pub mod failure {
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum FailureInfo {
         ApplicationFailureInfo(super::ApplicationFailureInfo),

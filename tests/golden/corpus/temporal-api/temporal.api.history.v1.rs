@@ -2979,6 +2979,7 @@ impl __fastrs::table::Tabled for HistoryEvent {
 /// Types nested in [`HistoryEvent`].
 pub mod history_event {
     /// The event details. The type must match that in `event_type`.
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum Attributes {
         WorkflowExecutionStartedEventAttributes(

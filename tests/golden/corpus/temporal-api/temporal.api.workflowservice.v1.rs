@@ -2485,6 +2485,7 @@ impl __fastrs::table::Tabled for ListClosedWorkflowExecutionsRequest {
 }
 /// Types nested in [`ListClosedWorkflowExecutionsRequest`].
 pub mod list_closed_workflow_executions_request {
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum Filters {
         ExecutionFilter(super::super::super::filter::v1::WorkflowExecutionFilter),
@@ -5017,6 +5018,7 @@ impl __fastrs::table::Tabled for StartBatchOperationRequest {
 /// Types nested in [`StartBatchOperationRequest`].
 pub mod start_batch_operation_request {
     /// Operation input
+    #[allow(clippy::enum_variant_names)]
     #[derive(Clone, PartialEq, Debug)]
     pub enum Operation {
         TerminationOperation(super::super::super::batch::v1::BatchOperationTermination),
