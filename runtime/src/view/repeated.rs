@@ -347,7 +347,8 @@ impl<'a> Cursor<'_, 'a> {
     #[inline(always)]
     fn value<C: ViewCodec<'a>>(&mut self, tag: u32) -> Option<Option<C::Item>> {
         if wire::wire_type(tag) != C::WIRE_TYPE {
-            // Unreadable bytes end the iteration: at the end of the span.
+            // Bytes that do not read (which the decode that made the view
+            // rules out) end the iteration: the cursor moves past every span.
             if self.r.skip_value(tag, CHECKED).is_err() {
                 self.r = Reader::new(&[]);
                 self.span = usize::MAX;
