@@ -5,11 +5,13 @@
 
 use std::path::PathBuf;
 
-/// The service (here) and the payloads it carries (the main bench's).
-const PROTOS: [&str; 3] = [
+/// The services (here) and the payloads they carry (the main bench's).
+const PROTOS: [&str; 5] = [
     "../../proto/bench/page.proto",
     "../../proto/bench/wide.proto",
+    "../../proto/bench/telemetry.proto",
     "proto/bench_grpc.proto",
+    "proto/bench_otlp.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -6,8 +6,10 @@
 //! (this binary, `serve fastrs|prost`; CPU time adds the server's from
 //! `/proc`, allocations are the client's).
 //!
-//! Workloads: unary echo of the page payload (50 items), and server
-//! streaming of 1,000 wide payloads per call. Rounds alternate the two
+//! Workloads: unary echo of the page payload (50 items), server streaming
+//! of 1,000 wide payloads per call, and an OpenTelemetry trace receiver
+//! (`TraceService/Export`, as examples/otlp serves it) taking exports of
+//! 100 spans. Rounds alternate the two
 //! libraries; the table gives medians.
 //!
 //! A second table puts the fastrs server behind the Connect and gRPC-Web
@@ -127,8 +129,12 @@ macro_rules! library {
             use super::$root::bench::grpc::bench_server::{Bench, BenchServer};
             use super::$root::bench::grpc::StreamRequest;
             use super::$root::bench::page::Page;
+            use super::$root::bench::telemetry::ExportRequest;
             use super::$root::bench::wide::Wide;
+            use super::$root::opentelemetry::proto::collector::trace::v1 as otlp;
             use super::*;
+            use otlp::trace_service_client::TraceServiceClient;
+            use otlp::trace_service_server::{TraceService, TraceServiceServer};
             use tonic::{Request, Response, Status};
 
             pub struct Service {
@@ -157,6 +163,27 @@ macro_rules! library {
                 }
             }
 
+            /// The OTLP trace receiver: counts the spans of each export.
+            pub struct Receiver;
+
+            #[tonic::async_trait]
+            impl TraceService for Receiver {
+                async fn export(
+                    &self,
+                    request: Request<ExportRequest>,
+                ) -> Result<Response<otlp::ExportTraceServiceResponse>, Status> {
+                    let export = request.into_inner();
+                    let mut spans = 0;
+                    for resource in &export.resource_spans {
+                        for scope in &resource.scope_spans {
+                            spans += scope.spans.len();
+                        }
+                    }
+                    std::hint::black_box(spans);
+                    Ok(Response::new(otlp::ExportTraceServiceResponse::default()))
+                }
+            }
+
             /// The service, ready to serve.
             pub fn service() -> BenchServer<Service> {
                 let wide: Wide = $decode(&data::wide_message(Shape::Fixed));
@@ -167,6 +194,7 @@ macro_rules! library {
             pub async fn serve(listener: tokio::net::TcpListener) {
                 tonic::transport::Server::builder()
                     .add_service(service())
+                    .add_service(TraceServiceServer::new(Receiver))
                     .serve_with_incoming(incoming(listener))
                     .await
                     .expect("serves");
@@ -194,6 +222,22 @@ macro_rules! library {
                     async move {
                         let back = client.echo(page).await.expect("echo").into_inner();
                         assert_eq!(back.items.len(), 50);
+                    }
+                })
+                .await
+            }
+
+            /// `calls` trace exports, as an OpenTelemetry exporter sends them.
+            pub async fn export(addr: SocketAddr, calls: u32, server: Option<u32>) -> Round {
+                let export: ExportRequest = $decode(&data::telemetry_export(Shape::Fixed));
+                let client = TraceServiceClient::connect(format!("http://{addr}"))
+                    .await
+                    .expect("connects");
+                measure(calls, server, || {
+                    let mut client = client.clone();
+                    let export = export.clone();
+                    async move {
+                        client.export(export).await.expect("export");
                     }
                 })
                 .await
@@ -305,8 +349,8 @@ async fn serve_alone(lib: &str) {
 }
 
 /// Both libraries' rows for one placement: (workload, fastrs, prost).
-async fn run(placement: Placement, rounds: usize) -> [(&'static str, Round, Round); 2] {
-    let (echo_calls, stream_calls, per_stream) = (2_000, 10, 1_000);
+async fn run(placement: Placement, rounds: usize) -> [(&'static str, Round, Round); 3] {
+    let (echo_calls, stream_calls, per_stream, exports) = (2_000, 10, 1_000, 500);
     let mut processes = Vec::new();
     let (faddr, paddr, fpid, ppid) = match placement {
         Placement::OneProcess => {
@@ -330,8 +374,13 @@ async fn run(placement: Placement, rounds: usize) -> [(&'static str, Round, Roun
     // Warm up connections, allocators and caches.
     with_fastrs::echo(&mut fc, &fpage, 200, fpid).await;
     with_prost::echo(&mut pc, &ppage, 200, ppid).await;
+    with_fastrs::export(faddr, 50, fpid).await;
+    with_prost::export(paddr, 50, ppid).await;
     let (mut echo, mut stream) = ((Vec::new(), Vec::new()), (Vec::new(), Vec::new()));
+    let mut export = (Vec::new(), Vec::new());
     for _ in 0..rounds {
+        export.0.push(with_fastrs::export(faddr, exports, fpid).await);
+        export.1.push(with_prost::export(paddr, exports, ppid).await);
         echo.0.push(with_fastrs::echo(&mut fc, &fpage, echo_calls, fpid).await);
         echo.1.push(with_prost::echo(&mut pc, &ppage, echo_calls, ppid).await);
         stream
@@ -349,6 +398,11 @@ async fn run(placement: Placement, rounds: usize) -> [(&'static str, Round, Roun
             "server streaming, 1,000 wide payloads per call",
             medians(&stream.0),
             medians(&stream.1),
+        ),
+        (
+            "OTLP trace export (100 spans), unary, to a receiver",
+            medians(&export.0),
+            medians(&export.1),
         ),
     ]
 }
@@ -442,7 +496,7 @@ fn main() {
         }
     }
     table.push_str(&format!(
-        "\nMedians of {rounds} alternating rounds (2000 echo calls, 10 streams of 1000 per round) over loopback TCP, one call in flight, tokio with 2 worker threads per process. One process: client and server share it; CPU time and allocations count both ends. Two: the server runs alone; CPU time adds the server's (from /proc, 10 ms ticks), allocations are the client's.\n"
+        "\nMedians of {rounds} alternating rounds (2000 echo calls, 10 streams of 1000 and 500 trace exports per round) over loopback TCP, one call in flight, tokio with 2 worker threads per process. One process: client and server share it; CPU time and allocations count both ends. Two: the server runs alone; CPU time adds the server's (from /proc, 10 ms ticks), allocations are the client's.\n"
     ));
     table.push_str("\n### Connect and gRPC-Web\n\n");
     table.push_str(&rt.block_on(run_web(rounds)));
