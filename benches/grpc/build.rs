@@ -11,7 +11,7 @@ const PROTOS: [&str; 5] = [
     "../../proto/bench/wide.proto",
     "../../proto/bench/telemetry.proto",
     "proto/bench_grpc.proto",
-    "proto/bench_otlp.proto",
+    "../../proto/otlp/collector.proto",
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -5,6 +5,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     protoc_gen_fastrs::Builder::new()
         .grpc()
         .include_file("protos.rs")
-        .compile(&["proto/collector.proto"], &["proto", "../../proto"])?;
+        .compile(&["../../proto/otlp/collector.proto"], &["../../proto"])?;
     Ok(())
 }
