@@ -45,7 +45,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use bytes::{Bytes, BytesMut};
-use fastrs::reflect::DescriptorPool;
+use fastrs::reflect::{DescriptorPool, MessageDescriptor};
 use http_body_util::BodyExt as _;
 use tonic::body::Body;
 use tonic::codegen::http::{self, HeaderMap, HeaderName, HeaderValue, StatusCode};
@@ -421,11 +421,7 @@ where
         if codec == Codec::Proto {
             return Ok(message);
         }
-        let pool = self
-            .pool
-            .as_ref()
-            .ok_or_else(|| Status::new(12, "this server takes only the binary codec"))?;
-        let (input, _, _) = method_of(pool, path).ok_or_else(|| Status::new(12, "no descriptors for this method"))?;
+        let (input, _) = json_types(self.pool.as_ref(), path)?;
         let json = match message.gzipped {
             true => compress::gunzip(&message.bytes, MAX_REQUEST)?,
             false => message.bytes,
@@ -451,15 +447,17 @@ where
         };
         let bytes = match codec {
             Codec::Proto => binary,
-            Codec::Json => {
-                let pool = pool.ok_or_else(|| Status::new(12, "this server takes only the binary codec"))?;
-                let (_, output, _) =
-                    method_of(pool, path).ok_or_else(|| Status::new(12, "no descriptors for this method"))?;
-                binary_to_json(&output, &binary)?
-            }
+            Codec::Json => binary_to_json(&json_types(pool, path)?.1, &binary)?,
         };
         Ok(compress::gzip_if(bytes, message.gzipped && accept_gzip))
     }
+}
+
+/// The input and output types of method `path`, which a JSON call needs.
+fn json_types(pool: Option<&DescriptorPool>, path: &str) -> Result<(MessageDescriptor, MessageDescriptor), Status> {
+    let pool = pool.ok_or_else(|| Status::new(12, "this server takes only the binary codec"))?;
+    let (input, output, _) = method_of(pool, path).ok_or_else(|| Status::new(12, "no descriptors for this method"))?;
+    Ok((input, output))
 }
 
 /// `idempotency_level` (field 34) of encoded `MethodOptions`.

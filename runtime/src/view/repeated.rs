@@ -348,10 +348,9 @@ impl<'a> Cursor<'_, 'a> {
     fn value<C: ViewCodec<'a>>(&mut self, tag: u32) -> Option<Option<C::Item>> {
         if wire::wire_type(tag) != C::WIRE_TYPE {
             // Bytes that do not read (which the decode that made the view
-            // rules out) end the iteration: the cursor moves past every span.
+            // rules out) end the iteration.
             if self.r.skip_value(tag, CHECKED).is_err() {
-                self.r = Reader::new(&[]);
-                self.span = usize::MAX;
+                self.finish();
             }
             return None;
         }
@@ -359,11 +358,16 @@ impl<'a> Cursor<'_, 'a> {
         match C::merge(&mut slot, &mut self.r, CHECKED) {
             Ok(()) => Some(slot),
             Err(_) => {
-                self.r = Reader::new(&[]);
-                self.span = usize::MAX;
+                self.finish();
                 None
             }
         }
+    }
+
+    /// Moves past every span: nothing more is read.
+    fn finish(&mut self) {
+        self.r = Reader::new(&[]);
+        self.span = usize::MAX;
     }
 
     /// The next value yielded from `run` on, then from the records, with
